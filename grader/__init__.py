@@ -1,0 +1,1 @@
+"""An autograded exercise kit that teaches self-attention."""

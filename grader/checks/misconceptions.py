@@ -1,0 +1,33 @@
+"""The known misconceptions: what each mistake is, in words for a stuck student."""
+
+MISCONCEPTIONS = {
+    "scores_no_transpose": (
+        "It looks like you multiplied queries @ keys without transposing the keys. "
+        "Each score is a dot product of a query with a key, so you need queries @ keys "
+        "transposed over its last two dimensions (keys.transpose(-2, -1))."),
+    "softmax_dim0": (
+        "Your weights sum to 1 down each column instead of along each row. The softmax "
+        "must run over the last dimension (dim=-1), the keys, so that each query's weights sum to 1."),
+    "softmax_implicit_dim": (
+        "Your answer is right for one matrix but wrong for a batch: it looks like softmax was "
+        "called without dim. PyTorch then guesses (dimension 1 for 2-D input, dimension 0 for 3-D "
+        "input, with a warning), so a batch is normalised across its sequences. Pass dim=-1."),
+    "context_scaled_columns": (
+        "It looks like you multiplied softmax(scores) * hidden_states and summed each row, which "
+        "scales the columns. Each weight belongs to one row (one position): weight the rows, "
+        "then add them up over the positions (weights @ hidden_states)."),
+    "sum_over_features": (
+        "It looks like you summed each weighted value over its features. The output for a query "
+        "is the sum of its weighted values over the keys: add up the rows, keeping the feature "
+        "dimension."),
+    "scaling_wrong": (
+        "The scores are scaled wrongly: divide by sqrt(d_k), not by d_k, and do not skip the "
+        "scaling. Without it, large scores push the softmax towards one-hot weights."),
+    "masking_wrong": (
+        "The causal mask is applied wrongly: set the future scores to -inf before the softmax. "
+        "Masking after the softmax leaves rows that no longer sum to 1, and masking with 0 "
+        "instead of -inf still gives the future positions some weight."),
+    "softmax_unstable": (
+        "Your softmax overflows for large inputs (nan or inf). Subtract the maximum of each row "
+        "before exp: softmax(x) = softmax(x - max(x)), and exp of a non-positive number cannot overflow."),
+}

@@ -1,0 +1,182 @@
+"""Probes: call a student's exercise and describe what came back as plain data.
+
+Probes run wherever the student's code runs (the student's own process, or the
+grading sandbox). They decide nothing: the description they return is judged
+elsewhere, so patching anything here can only change the evidence, never the verdict.
+"""
+import contextlib
+import io
+import types
+import warnings
+
+import numpy as np
+
+from .plain import DTYPES, MAX_ELEMENTS, TensorArg
+
+MAX_ITEMS = 16
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def _array_of(tensor):
+    torch = _torch()
+    tensor = tensor.detach().cpu()
+    if tensor.is_complex():
+        return None
+    if str(tensor.dtype).removeprefix("torch.") not in DTYPES:
+        tensor = tensor.to(torch.float32)
+    return tensor.numpy().copy()
+
+
+def describe(value, depth=0):
+    """A plain-data description of any value the student's code returned."""
+    torch = _torch()
+    if isinstance(value, torch.Tensor):
+        small = value.numel() <= MAX_ELEMENTS
+        return {"type": "Tensor", "dtype": str(value.dtype).removeprefix("torch."),
+                "shape": list(value.shape), "values": _array_of(value) if small else None}
+    if isinstance(value, np.ndarray):
+        small = value.size <= MAX_ELEMENTS and value.dtype.name in DTYPES
+        return {"type": "ndarray", "dtype": value.dtype.name, "shape": list(value.shape),
+                "values": value.copy() if small else None}
+    if isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, np.str_):
+        array = np.asarray(value)
+        ok = array.dtype.name in DTYPES
+        return {"type": type(value).__name__, "dtype": array.dtype.name if ok else None,
+                "shape": [], "values": array if ok else None}
+    if isinstance(value, (tuple, list)) and depth < 2:
+        return {"type": type(value).__name__, "length": len(value),
+                "items": [describe(v, depth + 1) for v in value[:MAX_ITEMS]]}
+    return {"type": type(value).__name__}
+
+
+def _as_given(arg):
+    if isinstance(arg, TensorArg):
+        return _torch().from_numpy(arg.array.copy())
+    if isinstance(arg, np.ndarray):
+        return arg.copy()
+    if isinstance(arg, list):
+        return [_as_given(a) for a in arg]
+    if isinstance(arg, tuple):
+        return tuple(_as_given(a) for a in arg)
+    return arg
+
+
+def _unchanged(before, after):
+    torch = _torch()
+    if isinstance(after, torch.Tensor):
+        return bool(np.array_equal(before.array, _array_of(after), equal_nan=True))
+    if isinstance(after, np.ndarray):
+        return bool(np.array_equal(before, after, equal_nan=True))
+    return True
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Keep the student's prints and warnings off stdout and stderr, but record the warnings."""
+    caught = []
+    with warnings.catch_warnings(record=True) as caught, \
+            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("always")
+        yield caught
+
+
+def _call(obj, args, kwargs):
+    given = [_as_given(a) for a in args]
+    result = obj(*given, **{k: _as_given(v) for k, v in kwargs.items()})
+    mutated = not all(_unchanged(a, g) for a, g in zip(args, given)
+                      if isinstance(a, (TensorArg, np.ndarray)))
+    return result, mutated
+
+
+def probe_call(obj, args, kwargs):
+    result, mutated = _call(obj, args, kwargs)
+    return {**describe(result), "mutated": mutated}
+
+
+def probe_calls(obj, calls):
+    """Several calls of one exercise, for properties that compare them."""
+    return {"type": "calls", "items": [probe_call(obj, a, k) for a, k in calls]}
+
+
+def probe_module(cls, init, state, inputs, forward_kwargs, train=False):
+    """Build an ``nn.Module`` exercise, load the given weights, and run ``forward``."""
+    torch = _torch()
+    module = cls(**init)
+    params = {name: list(p.shape) for name, p in module.state_dict().items()}
+    linears = {name: {"linear": isinstance(m, torch.nn.Linear), "bias": getattr(m, "bias", None) is not None}
+               for name, m in module.named_children()}
+    if state is not None:
+        module.load_state_dict({k: _as_given(v) for k, v in state.items()}, strict=True)
+    module.train(train)
+    with torch.no_grad():
+        output = module(*[_as_given(a) for a in inputs], **{k: _as_given(v) for k, v in forward_kwargs.items()})
+    return {**describe(output), "params": params, "children": linears}
+
+
+def probe_heatmap(fn, args, kwargs):
+    """Draw with the student's ``show_heatmaps`` and describe the figure it returns."""
+    import matplotlib
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+    shown = []
+    real_show = plt.show
+    plt.show = lambda *a, **k: shown.append(1)
+    try:
+        plt.close("all")
+        figure, _ = _call(fn, args, kwargs)
+    finally:
+        plt.show = real_show
+    if not isinstance(figure, Figure):
+        plt.close("all")
+        return describe(figure)
+    axes = []
+    for ax in figure.axes:
+        images = [np.asarray(im.get_array(), dtype=np.float64) for im in ax.get_images()]
+        axes.append({"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
+                     "colorbar": ax.get_label() == "<colorbar>", "images": images[:MAX_ITEMS],
+                     "position": list(ax.get_subplotspec().get_geometry()) if ax.get_subplotspec() else None})
+    plt.close("all")
+    return {"type": "Figure", "axes": axes, "shown": len(shown)}
+
+
+def _names(code):
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
+
+
+def probe_code(fn):
+    """The names a function's code uses and the modules its globals come from."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return {"type": type(fn).__name__, "names": [], "modules": []}
+    names = sorted(_names(code))
+    modules = set()
+    for name in names:
+        value = fn.__globals__.get(name)
+        module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+        if isinstance(module, str):
+            modules.add(module)
+    return {"type": "code", "names": names, "modules": sorted(modules)}
+
+
+PROBES = {"call": probe_call, "calls": probe_calls, "module": probe_module,
+          "heatmap": probe_heatmap, "code": probe_code}
+
+
+def run_probe(obj, probe, params):
+    """Run one probe; an exception from the student's code is described, not raised."""
+    with _quiet() as caught:
+        try:
+            outcome = PROBES[probe](obj, **params)
+        except (Exception, SystemExit) as error:  # the student's code may raise anything
+            outcome = {"type": "raised", "error": type(error).__name__, "message": str(error)[:500]}
+    outcome["warnings"] = sorted({str(w.message)[:300] for w in caught})[:5]
+    return outcome

@@ -1,0 +1,1 @@
+"""Reference solutions, for the hidden checks: instructor-only."""
