@@ -4,7 +4,6 @@ c = get_config()  # noqa: F821 (provided by nbgrader)
 c.CourseDirectory.course_id = "self_attention_kit"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
-c.CourseDirectory.db_assignments = [dict(name="self_attention")]
 
 # A student who deletes a test cell is graded on the instructor's copy of it.
 c.OverwriteCells.add_missing_cells = True

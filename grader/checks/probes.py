@@ -6,6 +6,7 @@ elsewhere, so patching anything here can only change the evidence, never the ver
 """
 import contextlib
 import io
+import sys
 import types
 import warnings
 
@@ -21,6 +22,12 @@ def _torch():
     return torch
 
 
+def _is_tensor(value):
+    """True for a torch.Tensor, without importing torch for code that never did."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
 def _array_of(tensor):
     torch = _torch()
     tensor = tensor.detach().cpu()
@@ -33,8 +40,7 @@ def _array_of(tensor):
 
 def describe(value, depth=0):
     """A plain-data description of any value the student's code returned."""
-    torch = _torch()
-    if isinstance(value, torch.Tensor):
+    if _is_tensor(value):
         small = value.numel() <= MAX_ELEMENTS
         return {"type": "Tensor", "dtype": str(value.dtype).removeprefix("torch."),
                 "shape": list(value.shape), "values": _array_of(value) if small else None}
@@ -66,8 +72,7 @@ def _as_given(arg):
 
 
 def _unchanged(before, after):
-    torch = _torch()
-    if isinstance(after, torch.Tensor):
+    if _is_tensor(after):
         return bool(np.array_equal(before.array, _array_of(after), equal_nan=True))
     if isinstance(after, np.ndarray):
         return bool(np.array_equal(before, after, equal_nan=True))
@@ -118,9 +123,23 @@ def probe_module(cls, init, state, inputs, forward_kwargs, train=False):
 
 
 def probe_heatmap(fn, args, kwargs):
-    """Draw with the student's ``show_heatmaps`` and describe the figure it returns."""
+    """Draw with the student's ``show_heatmaps`` on Agg and describe the figure it returns.
+
+    The caller's backend (a notebook's inline backend) is put back afterwards, so that the
+    notebook's later figures still appear.
+    """
     import matplotlib
+    previous = matplotlib.get_backend()
     matplotlib.use("Agg", force=True)
+    try:
+        return _describe_heatmaps(fn, args, kwargs)
+    finally:
+        if previous.lower() != "agg":
+            with contextlib.suppress(Exception):
+                matplotlib.pyplot.switch_backend(previous)
+
+
+def _describe_heatmaps(fn, args, kwargs):
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
     shown = []
@@ -136,10 +155,12 @@ def probe_heatmap(fn, args, kwargs):
         return describe(figure)
     axes = []
     for ax in figure.axes:
+        spec = ax.get_subplotspec()  # a colour bar beside one plot nests it: take its place in the figure's grid
+        spec = spec.get_topmost_subplotspec() if spec is not None else None
         images = [np.asarray(im.get_array(), dtype=np.float64) for im in ax.get_images()]
         axes.append({"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
                      "colorbar": ax.get_label() == "<colorbar>", "images": images[:MAX_ITEMS],
-                     "position": list(ax.get_subplotspec().get_geometry()) if ax.get_subplotspec() else None})
+                     "position": list(spec.get_geometry()) if spec is not None else None})
     plt.close("all")
     return {"type": "Figure", "axes": axes, "shown": len(shown)}
 

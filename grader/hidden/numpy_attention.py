@@ -1,1 +1,229 @@
-PARTS = {}
+"""Hidden checks for 03_attention_in_numpy."""
+import numpy as np
+
+from ..checks import fixture
+from ..checks.framework import Case, Mismatch, Part
+from ..checks.judges import array_of, close, expect
+from ..checks.numpy_attention import arrays_in_tuple, call, not_mutated, same_arrays
+from ..reference import numpy_attention as ref
+from . import known
+from .randomised import random_array
+
+
+def _nonfinite(got):
+    return not np.isfinite(got).all()
+
+
+def _softmax_judge(expected, what, atol=1e-6, rtol=1e-5, diagnoses=(), check_input=False):
+    inner = expect("ndarray", expected, what, rtol=rtol, atol=atol,
+                   diagnoses=[("softmax_unstable", _nonfinite), *diagnoses])
+
+    def judge(outcome):
+        inner(outcome)
+        if check_input:
+            not_mutated(outcome, what)
+    return judge
+
+
+# ---------------------------------------------------------------- softmax
+
+def _softmax_known():
+    judge = _softmax_judge(known.SOFTMAX, "softmax on the fixture's scores", atol=known.SOURCE_ATOL,
+                           diagnoses=[("softmax_dim0", ref.softmax(fixture.SCORES, axis=0))], check_input=True)
+    return [Case("the fixture's scores", judge, call(fixture.SCORES))]
+
+
+def _quantised(rng, *shape):
+    """Multiples of 1/64: adding 1000 to them is exact in float32, so a shift changes nothing."""
+    return (rng.integers(-256, 256, shape) / 64).astype(np.float32)
+
+
+def _softmax_large():
+    big = np.array([[1000.0, 999.0, 998.0], [-1000.0, -1001.0, -1003.0]], dtype=np.float32)
+    cases = [Case("[1000., 1000.]", _softmax_judge(known.LARGE_SOFTMAX, "softmax([1000., 1000.])",
+                                                   atol=known.LARGE_ATOL), call(known.LARGE_INPUTS)),
+             Case(f"large scores {big.tolist()}", _softmax_judge(ref.softmax(big.astype(np.float64)),
+                                                                 "softmax of large scores", atol=known.LARGE_ATOL),
+                  call(big))]
+    x = _quantised(np.random.default_rng(30), 4, 6)
+    shifts = [1000.0, -1000.0, 50.0]
+
+    def shift_invariant(outcome):
+        items = outcome["items"]
+        base = array_of(items[0], "ndarray", x.shape, "floating", "softmax(x)")
+        for shift, item in zip(shifts, items[1:]):
+            got = array_of(item, "ndarray", x.shape, "floating", f"softmax(x + {shift:g})")
+            if _nonfinite(got):
+                raise Mismatch(f"softmax(x + {shift:g}) should equal softmax(x), but it is not finite.",
+                               expected=None, got=None, misconception="softmax_unstable")
+            close(got, base, f"softmax(x + {shift:g}) compared with softmax(x) (a softmax ignores a shift)",
+                  atol=known.LARGE_ATOL, rtol=1e-4)
+    calls = [((x,), {})] + [((x + np.float32(s),), {}) for s in shifts]
+    cases.append(Case("softmax(x + c) equals softmax(x)", shift_invariant, {"calls": calls}, probe="calls"))
+    return cases
+
+
+def _softmax_random():
+    cases = []
+    for seed, shape in enumerate([(5,), (4, 6), (3, 7), (1, 4)], start=10):
+        x = random_array(np.random.default_rng(seed), *shape, scale=3.0)
+        wrong = [("softmax_dim0", ref.softmax(x, axis=0))] if x.ndim == 2 and x.shape[0] > 1 else []
+        judge = _softmax_judge(ref.softmax(x), f"softmax on random scores of shape {shape}", diagnoses=wrong)
+        cases.append(Case(f"random scores of shape {shape}", judge, call(x)))
+    return cases
+
+
+def _softmax_axis():
+    cases = []
+    for seed, (shape, axis) in enumerate([((2, 3, 4), None), ((4, 5), 0), ((2, 3, 4), 1), ((2, 3, 4, 5), -2)],
+                                         start=20):
+        x = random_array(np.random.default_rng(seed), *shape, scale=3.0)
+        kwargs = {} if axis is None else {"axis": axis}
+        wrong = [("softmax_dim0", ref.softmax(x, axis=0))] if axis is None else []
+        where = "the last axis" if axis is None else f"axis={axis}"
+        judge = _softmax_judge(ref.softmax(x, **kwargs), f"softmax over {where} of shape {shape}", diagnoses=wrong)
+        cases.append(Case(f"scores of shape {shape}, {where}", judge, call(x, **kwargs)))
+    return cases
+
+
+# ---------------------------------------------------------------- qkv
+
+def _qkv_judge(x, wq, wk, wv, what, atol=1e-6, check_input=False):
+    expected = ref.qkv(x, wq, wk, wv)
+
+    def judge(outcome):
+        got = arrays_in_tuple(outcome, [e.shape for e in expected], what)
+        same_arrays(got, expected, what, atol=atol)
+        if check_input:
+            not_mutated(outcome, what)
+    return judge
+
+
+def _qkv_known():
+    w = (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
+    judge = _qkv_judge(fixture.X, *w, "qkv on the fixture", atol=known.SOURCE_ATOL, check_input=True)
+    return [Case("the fixture", judge, call(fixture.X, *w))]
+
+
+def _qkv_random():
+    cases = []
+    for seed, (batch, n, d_in, d_k, d_v) in enumerate([((), 5, 4, 3, 3), ((), 3, 6, 4, 2), ((2,), 4, 5, 3, 6),
+                                                         ((2, 3), 2, 4, 8, 4)], start=40):
+        rng = np.random.default_rng(seed)
+        x = random_array(rng, *batch, n, d_in)
+        wq, wk, wv = random_array(rng, d_in, d_k), random_array(rng, d_in, d_k), random_array(rng, d_in, d_v)
+        what = f"qkv on x {x.shape} with weights {wq.shape}, {wk.shape}, {wv.shape}"
+        cases.append(Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), call(x, wq, wk, wv)))
+    return cases
+
+
+# ---------------------------------------------------------------- scaled_scores
+
+def _scores_wrong(q, k, d_k=None):
+    """The scaling and transpose mistakes, computed on these inputs."""
+    d = k.shape[-1] if d_k is None else d_k
+    product = q @ np.swapaxes(k, -2, -1)
+    wrong = [("scaling_wrong", product / d), ("scaling_wrong", product)] if d != 1 else []
+    if q.shape[-1] == k.shape[-2]:
+        wrong += [("scores_no_transpose", q @ k / np.sqrt(d)), ("scores_no_transpose", q @ k)]
+    return wrong
+
+
+def _scores_case(q, k, d_k, label, atol=1e-6):
+    kwargs = {} if d_k is None else {"d_k": d_k}
+    shown = "" if d_k is None else f", d_k={d_k:g}"
+    judge = expect("ndarray", ref.scaled_scores(q, k, d_k), f"scaled_scores({label}{shown})", atol=atol,
+                   diagnoses=_scores_wrong(q, k, d_k))
+    return Case(f"{label}{shown}", judge, call(q, k, **kwargs))
+
+
+def _scores_known():
+    q, k = fixture.QUERIES, fixture.KEYS
+    return [_scores_case(q, k, 1, "the fixture's Q, K", atol=known.SOURCE_ATOL),
+            _scores_case(q, k, None, "the fixture's Q, K", atol=known.SOURCE_ATOL)]
+
+
+def _scores_random(shapes, start):
+    def cases():
+        out = []
+        for seed, (batch, n, m, d, d_k) in enumerate(shapes, start=start):
+            rng = np.random.default_rng(seed)
+            q, k = random_array(rng, *batch, n, d), random_array(rng, *batch, m, d)
+            out.append(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"))
+        return out
+    return cases
+
+
+# ---------------------------------------------------------------- attention
+
+def _attention_wrong(q, k, v, d_k=None):
+    d = k.shape[-1] if d_k is None else d_k
+    product = q @ np.swapaxes(k, -2, -1)
+    weights = ref.softmax(product / np.sqrt(d))
+    wrong = [("scaling_wrong", ref.softmax(product / d) @ v), ("scaling_wrong", ref.softmax(product) @ v)] \
+        if d != 1 else []
+    return wrong + [("sum_over_features", weights * v.sum(axis=-1)[..., None, :]),
+                    ("softmax_dim0", ref.softmax(product / np.sqrt(d), axis=0) @ v)]
+
+
+def _attention_case(q, k, v, d_k, label, expected=None, atol=1e-6, diagnoses=()):
+    kwargs = {} if d_k is None else {"d_k": d_k}
+    shown = "" if d_k is None else f", d_k={d_k:g}"
+    expected = ref.attention(q, k, v, d_k) if expected is None else expected
+    judge = expect("ndarray", expected, f"attention({label}{shown})", atol=atol,
+                   diagnoses=[*diagnoses, *_attention_wrong(q, k, v, d_k)])
+    return Case(f"{label}{shown}", judge, call(q, k, v, **kwargs))
+
+
+def _attention_known():
+    qkv = (fixture.QUERIES, fixture.KEYS, fixture.VALUES)
+    source_sum = [("sum_over_features",
+                   lambda got: got.shape == (3, 3) and np.allclose(got[0], known.WRONG_SUM_QUERY0, atol=1e-4))]
+    return [_attention_case(*qkv, 1, "the fixture's Q, K, V", known.OUTPUT, known.SOURCE_ATOL, source_sum),
+            _attention_case(*qkv, None, "the fixture's Q, K, V", known.SCALED_OUTPUT, known.SOURCE_ATOL)]
+
+
+def _attention_random(shapes, start):
+    def cases():
+        out = []
+        for seed, (batch, n, m, d, d_v, d_k) in enumerate(shapes, start=start):
+            rng = np.random.default_rng(seed)
+            q, k = random_array(rng, *batch, n, d, scale=1.5), random_array(rng, *batch, m, d, scale=1.5)
+            v = random_array(rng, *batch, m, d_v)
+            out.append(_attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}"))
+        return out
+    return cases
+
+
+PARTS = {
+    "softmax": [
+        Part("the fixture's softmax", 1, _softmax_known, hidden=True),
+        Part("large inputs: no overflow, and softmax(x + c) = softmax(x)", 1, _softmax_large, hidden=True),
+        Part("random vectors and matrices, over the last axis", 1, _softmax_random, hidden=True, gate=True),
+        Part("the axis argument, and batches of matrices", 1, _softmax_axis, hidden=True),
+    ],
+    "qkv": [
+        Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True),
+        Part("random shapes and batches", 1, _qkv_random, hidden=True, gate=True),
+    ],
+    "scaled_scores": [
+        Part("the fixture: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, hidden=True),
+        Part("random matrices, default and given d_k", 1,
+             _scores_random([((), 4, 4, 5, None), ((), 3, 6, 8, None), ((), 5, 4, 4, 2.0), ((), 2, 3, 16, 64)], 50),
+             hidden=True, gate=True),
+        Part("batches of matrices (transpose the last two axes)", 1,
+             _scores_random([((2,), 3, 5, 4, None), ((2, 3), 4, 6, 8, None), ((3,), 4, 4, 4, 9.0)], 60),
+             hidden=True),
+    ],
+    "attention": [
+        Part("the fixture: d_k=1 gives the exact output, the default the scaled output", 1, _attention_known,
+             hidden=True),
+        Part("random matrices, default and given d_k", 1,
+             _attention_random([((), 4, 4, 5, 3, None), ((), 3, 6, 8, 2, None), ((), 5, 2, 4, 7, 2.0),
+                                ((), 3, 3, 3, 3, None)], 70),
+             hidden=True, gate=True),
+        Part("batches of matrices", 1,
+             _attention_random([((2,), 3, 5, 4, 6, None), ((2, 3), 4, 4, 8, 3, None), ((3,), 2, 6, 4, 4, 1.0)], 80),
+             hidden=True),
+    ],
+}

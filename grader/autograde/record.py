@@ -1,0 +1,103 @@
+"""The grading record of one submitted notebook: scores, statuses and messages, as JSON.
+
+nbgrader's gradebook holds the scores; this record adds what the gradebook cannot say:
+why a notebook could not be graded, which test cells were tampered with, and each failed
+part's message and misconception. Feedback, export and report read it; none of it holds
+the source of a hidden test.
+"""
+import json
+import os
+import pathlib
+from dataclasses import asdict, dataclass, field
+
+GRADED = "graded"              # the notebook ran; every score is a real score
+NOTEBOOK_STATUSES = {
+    GRADED: "graded",
+    "invalid": "the notebook file could not be read (invalid JSON or not a notebook)",
+    "missing": "no submission for this notebook",
+    "crashed": "the kernel died while running the notebook",
+    "timeout": "the notebook ran out of time",
+    "memory": "the notebook used more memory than allowed",
+    "error": "the grader could not grade this notebook",
+}
+EXERCISE_STATUSES = {
+    GRADED: "graded",
+    "crashed": "the code crashed the kernel while this exercise was checked",
+    "timeout": "the code ran out of time while this exercise was checked",
+    "memory": "the code used more memory than allowed while this exercise was checked",
+    "undefined": "the exercise was not defined when the notebook finished",
+    "ungraded": "the notebook could not be run, so the exercise could not be checked",
+}
+
+
+@dataclass
+class PartRecord:
+    title: str
+    points: float
+    score: float
+    hidden: bool
+    case: str | None = None
+    message: str | None = None
+    misconception: str | None = None
+
+
+@dataclass
+class ExerciseRecord:
+    name: str
+    score: float
+    max_score: float
+    status: str = GRADED
+    reason: str | None = None
+    parts: list[PartRecord] = field(default_factory=list)
+    note: str | None = None
+
+
+@dataclass
+class NotebookRecord:
+    student: str
+    assignment: str
+    notebook: str
+    status: str = GRADED
+    reason: str | None = None
+    seconds: float = 0.0
+    tampered: list[dict] = field(default_factory=list)  # {"grade_id": ..., "change": edited|deleted|duplicated|relabelled}
+    exercises: list[ExerciseRecord] = field(default_factory=list)
+
+    @property
+    def score(self):
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def needs_attention(self):
+        """True when some score is not a real score: the instructor should look."""
+        return self.status != GRADED or any(e.status not in (GRADED, "undefined") for e in self.exercises) \
+            or bool(self.tampered)
+
+
+def record_path(course, assignment, student, notebook):
+    return pathlib.Path(course) / "grading" / assignment / student / (pathlib.Path(notebook).stem + ".json")
+
+
+def write(course, record):
+    """Write atomically, so that a killed grader never leaves half a record."""
+    path = record_path(course, record.assignment, record.student, record.notebook)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(asdict(record), indent=1))
+    os.replace(tmp, path)
+    return path
+
+
+def _from_dict(data):
+    exercises = [ExerciseRecord(**{**e, "parts": [PartRecord(**p) for p in e["parts"]]}) for e in data["exercises"]]
+    return NotebookRecord(**{**data, "exercises": exercises})
+
+
+def read(path):
+    return _from_dict(json.loads(pathlib.Path(path).read_text()))
+
+
+def read_all(course, assignment):
+    """Every record of an assignment, sorted by student and notebook."""
+    root = pathlib.Path(course) / "grading" / assignment
+    return [read(p) for p in sorted(root.glob("*/*.json"))]

@@ -1,0 +1,1 @@
+"""The demo class: submissions made from the release by a deterministic generator."""

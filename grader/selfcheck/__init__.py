@@ -1,0 +1,1 @@
+"""Self-check: ``pytest <notebook>.ipynb`` runs the visible checks, one result per exercise."""

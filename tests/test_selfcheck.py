@@ -1,0 +1,45 @@
+"""``pytest <notebook>`` gives one result per exercise with its visible points."""
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from grader.checks.registry import NOTEBOOKS
+from grader.demo.fill import fill, reference_answers
+
+from .conftest import EXERCISES, ROOT, SOLUTIONS
+
+
+def self_check(path):
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", str(path)],
+                          cwd=ROOT, capture_output=True, text=True)
+
+
+def test_untouched_notebook_fails_every_exercise_and_says_why():
+    run = self_check(EXERCISES / NOTEBOOKS["basics"])
+    assert run.returncode == 1
+    assert "6 failed" in run.stdout
+    assert "not implemented yet" in run.stdout
+    assert "0/6 visible points" in run.stdout
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS.values())
+def test_filled_notebook_passes_every_exercise(tmp_path, notebook):
+    release = nbformat.read(EXERCISES / notebook, as_version=4)
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    nbformat.write(fill(release, answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert run.returncode == 0, run.stdout
+    assert "failed" not in run.stdout
+
+
+def test_one_wrong_exercise_fails_alone(tmp_path):
+    notebook = NOTEBOOKS["basics"]
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    answers["attention_scores"] = "def attention_scores(queries, keys):\n    return (queries @ keys)[..., :2]\n"
+    nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert run.returncode == 1
+    assert "1 failed, 5 passed" in run.stdout
+    assert "wrong shape" in run.stdout
