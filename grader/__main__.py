@@ -1,0 +1,4 @@
+"""``python -m grader <verb>``: see :mod:`grader.cli`."""
+from .cli import main
+
+main()

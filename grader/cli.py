@@ -1,0 +1,34 @@
+"""``python -m grader <verb>``: parse the arguments, call the verb of :mod:`grader.api`, print what it returns."""
+import argparse
+
+from . import api
+
+# verb: (help, its own arguments as (name, argparse options)); every verb also takes --course and --assignment.
+VERBS = {
+    "release": ("generate the student notebooks and the student bundle zip", []),
+    "collect": ("collect submissions from a <student>/<notebook>.ipynb folder or an LMS zip",
+                [("source", {"help": "a folder or a zip file"})]),
+    "feedback": ("write an HTML feedback page per student and notebook", []),
+    "export": ("write the grades as CSV, one row per student and exercise",
+               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv)"})]),
+    "report": ("write the class report: figures and an HTML page",
+               [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
+}
+
+
+def parser():
+    top = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
+    verbs = top.add_subparsers(dest="verb", required=True)
+    for verb, (text, arguments) in VERBS.items():
+        sub = verbs.add_parser(verb, help=text, description=text)
+        for name, options in arguments:
+            sub.add_argument(name, **options)
+        sub.add_argument("--course", default=".", help="the nbgrader course folder (default: here)")
+        sub.add_argument("--assignment", default="self_attention")
+    return top
+
+
+def main(argv=None):
+    arguments = vars(parser().parse_args(argv))
+    result = getattr(api, arguments.pop("verb"))(**arguments)
+    print("\n".join(map(str, result)) if isinstance(result, list) else result)

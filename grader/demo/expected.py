@@ -1,0 +1,88 @@
+"""The grades a submission deserves, computed in this process with the checks themselves.
+
+This path shares the checks with the real grader but none of its machinery (nbgrader, the
+sandbox, the kernel), so comparing the two tests that machinery.
+"""
+import copy
+import functools
+import re
+
+from ..autograde.record import GRADED
+from ..checks.framework import judge_parts, plan, run_locally, total_score
+from ..checks.registry import visible_parts
+from ..hidden import hidden_parts
+from ..selfcheck.notebook import run_code_cells
+from .cells import answer_cells, exercise_cells
+
+
+def _parts(name):
+    return visible_parts(name) + hidden_parts(name)
+
+
+@functools.cache
+def _planned(name):
+    """The exercise's cases, built once: they are the same for every answer."""
+    return plan(_parts(name))
+
+
+def max_score(name):
+    return float(sum(part.points for part in _parts(name)))
+
+
+def grade(name, obj):
+    """An exercise's expected entry: its score over the visible and hidden parts, and what they diagnosed."""
+    planned = _planned(name)
+    results = judge_parts(planned, run_locally(obj, planned))
+    found = sorted({r.failure.misconception for r in results if r.failure and r.failure.misconception})
+    return {"score": total_score(results), "max_score": max_score(name), "status": GRADED,
+            "misconceptions": found}
+
+
+def zero(name, status):
+    return {"score": 0.0, "max_score": max_score(name), "status": status, "misconceptions": []}
+
+
+def unreadable(nb, status):
+    """Every exercise of a notebook that could not be run: nothing scored."""
+    return {"status": status, "exercises": {name: zero(name, "ungraded") for name in exercise_cells(nb)},
+            "tampered": []}
+
+
+def _closure(name, sources):
+    """The answer sources an exercise's grade depends on: its own and those of the exercises it uses."""
+    found, todo = {}, [name]
+    while todo:
+        current = todo.pop()
+        if current not in found:
+            found[current] = sources.get(current)
+            todo += [other for other in sources if re.search(rf"\b{other}\b", found[current] or "")]
+    return tuple(sorted(found.items(), key=lambda item: item[0]))
+
+
+_GRADES = {}  # (exercise, its closure) -> its expected entry: equal answers deserve equal grades
+
+
+def graded(nb, directory, declared):
+    """A notebook that runs: every exercise graded from its answers, but for ``declared`` ones.
+
+    ``declared`` maps the exercises whose code hangs or crashes to their status; their answer
+    cells are left out here, and nothing else in the notebook calls them. The notebook's code
+    runs only when some answer has not been graded before.
+    """
+    nb = copy.deepcopy(nb)
+    for name, cell in answer_cells(nb).items():
+        if name in declared:
+            cell.source = ""
+    sources = {name: cell.source for name, cell in answer_cells(nb).items()}
+    namespace, exercises = None, {}
+    for name in exercise_cells(nb):
+        if name in declared or name not in sources:
+            exercises[name] = zero(name, declared.get(name, "undefined"))
+            continue
+        key = (name, _closure(name, sources))
+        if key not in _GRADES:
+            if namespace is None:
+                namespace, _ = run_code_cells(nb, directory)
+            _GRADES[key] = grade(name, namespace[name]) if name in namespace else zero(name, "undefined")
+        exercises[name] = copy.deepcopy(_GRADES[key])
+    return {"status": GRADED, "exercises": exercises, "tampered": []}
