@@ -1,9 +1,26 @@
 """nbgrader configuration for the self-attention kit (the course root is this folder)."""
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
+                                    IgnorePattern, LimitOutput, OverwriteKernelspec, SaveAutoGrades)
+
+from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
+
 c = get_config()  # noqa: F821 (provided by nbgrader)
 
 c.CourseDirectory.course_id = "self_attention_kit"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
 
-# A student who deletes a test cell is graded on the instructor's copy of it.
+# Test cells: tampering is detected against the release, then the instructor's copy is graded;
+# a student who deletes a test cell is graded on the instructor's copy of it.
 c.OverwriteCells.add_missing_cells = True
+c.QuietOverwriteCells.add_missing_cells = True
+c.Autograde.sanitize_preprocessors = [ClearOutput, DetectTampering, DeduplicateIds, OverwriteKernelspec,
+                                      QuietOverwriteCells, CheckCellMetadata]
+
+# Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel.
+c.Autograde.autograde_preprocessors = [SandboxExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
+                                       SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+c.SandboxExecute.memory_bytes = 2 << 30
+c.SandboxExecute.unit_seconds = 10
+c.SandboxExecute.notebook_seconds = 60

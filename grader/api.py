@@ -1,8 +1,10 @@
-"""Every command of ``python -m grader``, as a plain function (the lead adds autograde and demo here)."""
+"""Every command of ``python -m grader``, as a plain function."""
+from .autograde.run import autograde
 from .collect import collect
+from .demo.run import demo
 from .export import export
 from .feedback import feedback
 from .release import release
 from .report import report
 
-__all__ = ["release", "collect", "feedback", "export", "report"]
+__all__ = ["release", "collect", "autograde", "feedback", "export", "report", "demo"]

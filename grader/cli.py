@@ -8,11 +8,16 @@ VERBS = {
     "release": ("generate the student notebooks and the student bundle zip", []),
     "collect": ("collect submissions from a <student>/<notebook>.ipynb folder or an LMS zip",
                 [("source", {"help": "a folder or a zip file"})]),
+    "autograde": ("grade every submission in the sandbox, through nbgrader; print the grade table",
+                  [("--force", {"action": "store_true", "help": "regrade students already graded"}),
+                   ("--workers", {"type": int, "help": "sandbox workers (default: one per core)"})]),
     "feedback": ("write an HTML feedback page per student and notebook", []),
     "export": ("write the grades as CSV, one row per student and exercise",
                [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv)"})]),
     "report": ("write the class report: figures and an HTML page",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
+    "demo": ("run a whole course round on the generated demo class and check its grades",
+             [("--out", {"default": "build/demo", "help": "where the demo course goes"})]),
 }
 
 
@@ -23,8 +28,9 @@ def parser():
         sub = verbs.add_parser(verb, help=text, description=text)
         for name, options in arguments:
             sub.add_argument(name, **options)
-        sub.add_argument("--course", default=".", help="the nbgrader course folder (default: here)")
-        sub.add_argument("--assignment", default="self_attention")
+        if verb != "demo":
+            sub.add_argument("--course", default=".", help="the nbgrader course folder (default: here)")
+            sub.add_argument("--assignment", default="self_attention")
     return top
 
 

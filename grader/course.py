@@ -34,7 +34,7 @@ def folder(course, name, student, assignment):
 def run_nbgrader(course, *arguments):
     """Run a stock ``nbgrader`` command in the course folder; fail with its own error output."""
     done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, "--log-level=ERROR"],
-                          cwd=course, capture_output=True, text=True, env={**os.environ, "PATH": _path_with_venv()})
+                          cwd=course, capture_output=True, text=True, env={**os.environ, "PATH": path_with_venv()})
     if done.returncode != 0:
         raise RuntimeError(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
     return done.stderr
@@ -51,19 +51,19 @@ def gradebook_students(course):
     url = course_directory(course).db_url
     if url.startswith("sqlite:///") and not pathlib.Path(url.removeprefix("sqlite:///")).exists():
         return []
-    with _venv_on_path(), Gradebook(url) as gradebook:
+    with venv_on_path(), Gradebook(url) as gradebook:
         return [student.id for student in gradebook.students]
 
 
-def _path_with_venv():
+def path_with_venv():
     """PATH with this interpreter's folder first: nbgrader runs ``alembic`` by name, venv activated or not."""
     return os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 
 @contextlib.contextmanager
-def _venv_on_path():
+def venv_on_path():
     saved = os.environ.get("PATH", "")
-    os.environ["PATH"] = _path_with_venv()
+    os.environ["PATH"] = path_with_venv()
     try:
         yield
     finally:

@@ -100,4 +100,4 @@ def read(path):
 def read_all(course, assignment):
     """Every record of an assignment, sorted by student and notebook."""
     root = pathlib.Path(course) / "grading" / assignment
-    return [read(p) for p in sorted(root.glob("*/*.json"))]
+    return [read(p) for p in sorted(root.glob("*/*.json")) if not p.parent.name.startswith(".")]

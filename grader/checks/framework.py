@@ -13,13 +13,13 @@ class Mismatch(Exception):
         super().__init__(what)
         self.what, self.expected, self.got, self.misconception = what, expected, got, misconception
 
-    def explain(self):
+    def explain(self, with_misconception=True):
         lines = [self.what]
         if self.expected is not None:
             lines.append(f"  expected: {self.expected}")
         if self.got is not None:
             lines.append(f"  got:      {self.got}")
-        if self.misconception:
+        if self.misconception and with_misconception:
             lines.append(f"  likely mistake: {MISCONCEPTIONS[self.misconception]}")
         return "\n".join(lines)
 

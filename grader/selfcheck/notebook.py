@@ -7,6 +7,7 @@ import warnings
 import nbformat
 
 from ..checks.registry import exercise_of_grade_id
+from ..checks.source import python_lines
 
 
 def exercise_cells(nb):
@@ -19,11 +20,6 @@ def exercise_cells(nb):
             if name:
                 found.append((name, float(meta.get("points", 0))))
     return found
-
-
-def _python_lines(source):
-    """The cell without IPython magics and shell escapes, which plain Python cannot run."""
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
 
 
 def run_code_cells(nb, directory):
@@ -44,7 +40,7 @@ def run_code_cells(nb, directory):
                     contextlib.redirect_stderr(io.StringIO()):
                 warnings.simplefilter("ignore")
                 try:
-                    exec(compile(_python_lines(cell.source), f"<cell {index}>", "exec"), namespace)
+                    exec(compile(python_lines(cell.source), f"<cell {index}>", "exec"), namespace)
                 except Exception as error:  # a stub or a bug: the checks will say so
                     errors.append((index, f"{type(error).__name__}: {error}"))
     finally:

@@ -1,0 +1,133 @@
+"""nbgrader preprocessors: tamper detection before nbgrader restores the test cells, and the sandboxed
+executor in place of nbgrader's Execute. Configured in nbgrader_config.py, so that a stock
+``nbgrader autograde`` uses them as well as ``python -m grader autograde``."""
+import atexit
+import pathlib
+import time
+
+import nbformat
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
+from traitlets import Float, Integer
+
+from . import cache, record
+from .jobs import DEFAULT_LIMITS, build_job, is_test_cell, job_key, judge_result
+from .outputs import cell_outputs, exercise_record
+
+METADATA_KEY = "attention_kit"
+_pool = None
+
+
+def shared_pool():
+    """One pool of warm workers for this process."""
+    global _pool
+    if _pool is None:
+        from ..sandbox.pool import Pool
+        _pool = Pool()
+        atexit.register(_pool.close)
+    return _pool
+
+
+def _normalised(source):
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+def tampering(submitted, released):
+    """How the submission's test cells differ from the release's: [{grade_id, change}, ...]."""
+    changes = []
+    release_tests = {c.metadata["nbgrader"]["grade_id"]: c for c in released.cells if is_test_cell(c)}
+    by_id = {}
+    for cell in submitted.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id:
+            by_id.setdefault(grade_id, []).append(cell)
+    sources = {_normalised(c.source) for c in submitted.cells if c.get("cell_type") == "code"}
+    for grade_id, original in release_tests.items():
+        found = by_id.get(grade_id, [])
+        if len(found) > 1:
+            changes.append({"grade_id": grade_id, "change": "duplicated"})
+        elif not found:
+            moved = _normalised(original.source) in sources
+            changes.append({"grade_id": grade_id, "change": "relabelled" if moved else "deleted"})
+        elif _normalised(found[0].source) != _normalised(original.source):
+            changes.append({"grade_id": grade_id, "change": "edited"})
+        elif not is_test_cell(found[0]) or found[0].metadata["nbgrader"].get("points") != \
+                original.metadata["nbgrader"].get("points"):
+            changes.append({"grade_id": grade_id, "change": "relabelled"})
+    for grade_id, cells in by_id.items():
+        if grade_id not in release_tests and any(is_test_cell(c) for c in cells):
+            changes.append({"grade_id": grade_id, "change": "relabelled"})
+    return changes
+
+
+class DetectTampering(NbGraderPreprocessor):
+    """Compare the submitted test cells with the released ones, before nbgrader restores them."""
+
+    def preprocess(self, nb, resources):
+        released = self._released(resources)
+        changes = tampering(nb, released) if released is not None else []
+        for change in changes:
+            self.log.warning("Test cell %s was %s by the student", change["grade_id"], change["change"])
+        nb.metadata[METADATA_KEY] = {"tampered": changes}
+        return nb, resources
+
+    def _released(self, resources):
+        info = resources["nbgrader"]
+        coursedir = CourseDirectory(config=self.config)
+        directory = coursedir.format_path(coursedir.release_directory, ".", info["assignment"])
+        path = pathlib.Path(directory) / f"{info['notebook']}.ipynb"
+        return nbformat.read(path, as_version=4) if path.exists() else None
+
+
+class QuietOverwriteCells(OverwriteCells):
+    """nbgrader's OverwriteCells, without a warning for every untouched test cell: the release's
+    test cells differ from the source's by their hidden part, so that warning fires on every
+    submission. Real tampering is reported by DetectTampering."""
+
+    def report_change(self, name, attr, old, new):
+        self.log.debug("Restored the %s of cell %s from the instructor's copy", attr, name)
+
+
+class SandboxExecute(NbGraderPreprocessor):
+    """Run the submission in the sandbox and grade its test cells from outside it."""
+
+    memory_bytes = Integer(DEFAULT_LIMITS["memory_bytes"], help="Resident memory for one notebook").tag(config=True)
+    unit_seconds = Float(DEFAULT_LIMITS["unit_seconds"], help="Time for one cell or one exercise").tag(config=True)
+    notebook_seconds = Float(DEFAULT_LIMITS["notebook_seconds"], help="Time for a whole notebook").tag(config=True)
+    processes = Integer(DEFAULT_LIMITS["processes"], help="Processes one notebook may run").tag(config=True)
+
+    def limits(self):
+        return {"memory_bytes": self.memory_bytes, "unit_seconds": self.unit_seconds,
+                "notebook_seconds": self.notebook_seconds, "processes": self.processes}
+
+    def preprocess(self, nb, resources):
+        started = time.monotonic()
+        info = resources["nbgrader"]
+        course = CourseDirectory(config=self.config).root
+        job, planned = build_job(nb, course, self.limits())
+        result = cache.get(course, info["assignment"], job_key(job)) or shared_pool().run(job)
+        judged = judge_result(job, planned, result)
+        exercises = []
+        for cell in nb.cells:
+            name = _exercise_of(cell)
+            if name in judged:
+                status, reason, results = judged[name]
+                cell.outputs = cell_outputs(name, status, reason, results)
+                exercises.append(exercise_record(name, float(cell.metadata["nbgrader"]["points"]),
+                                                 status, reason, results))
+        notebook_status = result.get("status", "error")
+        entry = record.NotebookRecord(
+            student=info["student"], assignment=info["assignment"], notebook=f"{info['notebook']}.ipynb",
+            status=notebook_status,
+            reason=None if notebook_status == "graded" else f"the notebook {notebook_status}",
+            seconds=round(time.monotonic() - started + result.get("seconds", 0.0), 3),
+            tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []), exercises=exercises)
+        record.write(course, entry)
+        return nb, resources
+
+
+def _exercise_of(cell):
+    from ..checks.registry import exercise_of_grade_id
+    if not is_test_cell(cell):
+        return None
+    return exercise_of_grade_id(cell.metadata["nbgrader"].get("grade_id", ""))

@@ -1,0 +1,161 @@
+"""``autograde``: every student's submission through nbgrader, the sandbox warmed and run in parallel first.
+
+Steps: take the course's grading lock; set aside notebooks nbgrader cannot read (recorded as
+'invalid'); run every remaining notebook in the sandbox on all cores; then let nbgrader's own
+autograde do its usual work student by student, with the sandbox results at hand. A student
+whose submission was fully graded before is skipped unless ``force``: a grader killed half-way
+simply picks up where it stopped.
+"""
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import sys
+import time
+
+import nbformat
+from traitlets.config.loader import PyFileConfigLoader
+
+from .. import course as courses
+from ..sandbox.pool import Pool
+from . import cache, record
+from .jobs import build_job, graded_exercises, is_test_cell, job_key
+from .nbgrader_pass import done_marker
+from .preprocessors import SandboxExecute
+from .progress import Progress
+from .table import grade_table
+
+INVALID_SUFFIX = ".invalid"
+
+
+@contextlib.contextmanager
+def grading_lock(course, assignment):
+    """One grader at a time per course: a second one waits, then finds the work done."""
+    path = pathlib.Path(course) / "grading" / assignment / ".lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("Another grader is working on this course; waiting for it to finish.", file=sys.stderr)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _fingerprint(notebooks):
+    digest = hashlib.sha256()
+    for path in notebooks:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def set_aside_invalid(course, assignment, student, path):
+    """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score."""
+    try:
+        nbformat.validate(nbformat.read(path, as_version=4))
+        return False
+    except Exception as error:  # invalid JSON, or not a notebook at all
+        reason = f"{record.NOTEBOOK_STATUSES['invalid']}: {type(error).__name__}: {str(error)[:200]}"
+    path.rename(path.with_name(path.name + INVALID_SUFFIX))
+    exercises = courses.released_exercises(course, assignment).get(path.name, [])
+    record.write(course, record.NotebookRecord(student, assignment, path.name, "invalid", reason, exercises=[
+        record.ExerciseRecord(name, 0.0, points, "ungraded", reason) for name, points in exercises]))
+    return True
+
+
+def as_nbgrader_will_run(path, released):
+    """The submission as nbgrader's sanitising leaves it, as far as the sandbox job is concerned."""
+    nb = nbformat.read(path, as_version=4)
+    tests = {c.metadata["nbgrader"]["grade_id"]: c for c in released.cells if is_test_cell(c)}
+    seen = set()
+    for cell in nb.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in tests and grade_id not in seen:
+            seen.add(grade_id)
+            cell.metadata["nbgrader"] = dict(tests[grade_id].metadata["nbgrader"])
+        elif grade_id in seen or (grade_id and is_test_cell(cell)):
+            cell.metadata.pop("nbgrader", None)
+    nb.cells.extend(c for g, c in tests.items() if g not in seen)
+    return nb
+
+
+def _limits(course):
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    return SandboxExecute(config=config).limits()
+
+
+def _gradebook_wal(course):
+    """Let several nbgrader processes share the SQLite gradebook: readers no longer block the writer."""
+    url = courses.course_directory(course).db_url
+    if url.startswith("sqlite:///"):
+        with sqlite3.connect(url.removeprefix("sqlite:///"), timeout=30) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+
+
+def record_grades(course, assignment, fingerprints, processes):
+    """nbgrader's own autograde, students shared out over ``processes`` processes."""
+    _gradebook_wal(course)
+    progress = Progress(len(fingerprints), "recording grades with nbgrader")
+    students = list(fingerprints)
+    children = []
+    for n in range(min(processes, len(students))):
+        order = {"course": str(course), "assignment": assignment,
+                 "students": {s: fingerprints[s] for s in students[n::processes]}}
+        child = subprocess.Popen([sys.executable, "-m", "grader.autograde.nbgrader_pass"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PATH": courses.path_with_venv()})
+        child.stdin.write(json.dumps(order))
+        child.stdin.close()
+        children.append(child)
+    for child in children:
+        for line in child.stdout:
+            progress.step(line.strip())
+    failed = [child.wait() for child in children if child.wait() != 0]
+    progress.close()
+    if failed:
+        raise RuntimeError("nbgrader's autograde failed for some students: rerun to grade them")
+
+
+def autograde(course=".", assignment="self_attention", force=False, workers=None):
+    """Grade every submission of ``assignment``; return the grade table."""
+    course = pathlib.Path(course).resolve()
+    started = time.monotonic()
+    with grading_lock(course, assignment):
+        submitted = courses.folder(course, "submitted", "*", assignment)
+        release = courses.folder(course, "release", ".", assignment)
+        todo = {}
+        for student_dir in sorted(submitted.parent.parent.glob(f"*/{assignment}")):
+            student = student_dir.parent.name
+            for path in sorted(student_dir.glob("*.ipynb")):
+                set_aside_invalid(course, assignment, student, path)
+            notebooks = sorted(student_dir.glob("*.ipynb"))
+            marker = done_marker(course, assignment, student)
+            if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
+                continue
+            todo[student] = notebooks
+        limits = _limits(course)
+        jobs, fingerprints = [], {s: _fingerprint(n) for s, n in todo.items()}
+        for student, notebooks in todo.items():
+            for path in notebooks:
+                released_path = release / path.name
+                if released_path.exists():
+                    nb = as_nbgrader_will_run(path, nbformat.read(released_path, as_version=4))
+                    if graded_exercises(nb):
+                        jobs.append(build_job(nb, course, limits)[0])
+        pool = Pool(workers or os.cpu_count() or 1)
+        try:
+            progress = Progress(len(jobs), "running notebooks in the sandbox")
+            pool.map(jobs, on_result=lambda i, result: (cache.put(course, assignment, job_key(jobs[i]), result),
+                                                         progress.step()))
+            progress.close()
+        finally:
+            pool.close()
+        record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
+        cache.clear(course, assignment)
+    print(f"graded {len(todo)} students, {len(jobs)} notebooks in {time.monotonic() - started:.1f} s",
+          file=sys.stderr)
+    return grade_table(course, assignment)
+

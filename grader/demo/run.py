@@ -1,0 +1,98 @@
+"""``demo``: a whole course round on the generated demo class, checked against the generator's grades."""
+import pathlib
+import shutil
+import sys
+import tempfile
+import time
+import zipfile
+
+from .. import api
+from ..autograde.record import read_all
+from nbgrader.api import Gradebook
+
+from ..course import venv_on_path, all_records, course_directory, run_nbgrader
+from .generate import make_class
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ASSIGNMENT = "self_attention"
+
+
+def lms_zip(class_dir, plan, path):
+    """The class as an LMS export: ``<assignment>_<student>_attempt_<time>_<notebook>`` plus receipts."""
+    with zipfile.ZipFile(path, "w") as archive:
+        for student_dir in sorted(p for p in pathlib.Path(class_dir).iterdir() if p.is_dir()):
+            student = student_dir.name
+            stamp = plan.submitted_at[student].replace("T", "-").replace(":", "-")[:19]
+            for notebook in sorted(student_dir.glob("*.ipynb")):
+                archive.write(notebook, f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}_{notebook.name}")
+            archive.writestr(f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}.txt", f"Receipt for {student}\n")
+    return path
+
+
+def new_course(course):
+    """A fresh nbgrader course folder: the kit's config and its solutions."""
+    shutil.rmtree(course, ignore_errors=True)
+    course.mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copytree(ROOT / "solutions", course / "solutions")
+    return course
+
+
+def enrol(course, students):
+    """Put the class roster in the gradebook, as an instructor does: a student who hands in nothing still counts."""
+    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
+        for student in students:
+            gradebook.update_or_create_student(student)
+
+
+def differences(plan, course):
+    """Where the graded course disagrees with the generator's expected grades."""
+    found = []
+    records = {(r.student, r.notebook): r for r in all_records(course, ASSIGNMENT)}
+    for (student, notebook), expected in sorted(plan.expected.items()):
+        got = records.get((student, notebook))
+        if got is None:
+            found.append(f"{student} {notebook}: no record")
+            continue
+        if got.status != expected["status"]:
+            found.append(f"{student} {notebook}: status {got.status}, expected {expected['status']}")
+        scores = {e.name: (e.score, e.status) for e in got.exercises}
+        for name, want in expected["exercises"].items():
+            if scores.get(name) != (want["score"], want["status"]):
+                found.append(f"{student} {notebook} {name}: {scores.get(name)}, expected {(want['score'], want['status'])}")
+        tampered = sorted((t["grade_id"], t["change"]) for t in got.tampered)
+        if tampered != sorted((t["grade_id"], t["change"]) for t in expected["tampered"]):
+            found.append(f"{student} {notebook}: tampered {tampered}, expected {expected['tampered']}")
+    return found
+
+
+def demo(out="build/demo"):
+    """Release, collect an LMS zip of the demo class, autograde, feedback, export, report; check the grades."""
+    started = time.monotonic()
+    course = new_course(pathlib.Path(out).resolve() / "course")
+    say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731
+    say(f"release: {api.release(course=course, assignment=ASSIGNMENT)}")
+    with tempfile.TemporaryDirectory() as scratch:
+        plan = make_class(pathlib.Path(scratch) / "class")
+        export = lms_zip(pathlib.Path(scratch) / "class", plan, course.parent / "lms_export.zip")
+    run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={plan.due}")
+    enrol(course, plan.students)
+    (course.parent / "expected_grades.json").write_text(plan.to_json())
+    collected = str(api.collect(export, course=course, assignment=ASSIGNMENT)).splitlines()
+    say(f"collect from {export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
+    say("autograde")
+    table = api.autograde(course=course, assignment=ASSIGNMENT)
+    pages = api.feedback(course=course, assignment=ASSIGNMENT)
+    csv = api.export(course=course, assignment=ASSIGNMENT)
+    report = api.report(course=course, assignment=ASSIGNMENT)
+    mismatches = differences(plan, course)
+    graded = len(read_all(course, ASSIGNMENT))
+    lines = [table, "",
+             f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} "
+             f"({len(plan.expected) - len(mismatches)}/{len(plan.expected)} notebooks, {graded} records)",
+             *mismatches,
+             f"feedback: {len(pages)} pages in {course / 'feedback'}", f"grades:   {csv}", f"report:   {report}",
+             f"demo finished in {time.monotonic() - started:.1f} s"]
+    if mismatches:
+        raise SystemExit("\n".join(lines))
+    return "\n".join(lines)

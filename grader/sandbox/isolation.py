@@ -1,0 +1,126 @@
+"""Walls around a sandbox process: namespaces, hidden paths, limits, an unprivileged user, a cgroup."""
+import ctypes
+import os
+import pathlib
+import resource
+import signal
+
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x40000000, 0x20000000
+MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x1000, 0x4000, 0x40000
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+NOBODY = 65534
+PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result, what):
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def enter_namespaces():
+    """New mount, network and PID namespaces: the next child is PID 1 of a world of its own."""
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID), "unshare")
+    _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make mounts private")
+
+
+def _mount_tmpfs(path, size, mode="1777"):
+    options = f"size={size},mode={mode}".encode()
+    _check(_libc.mount(b"tmpfs", str(path).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options), f"tmpfs on {path}")
+
+
+def hide(paths, tmp_size):
+    """Cover each path with an empty tmpfs (a file with /dev/null); give the sandbox its own /tmp."""
+    for path in map(pathlib.Path, paths):
+        if path.is_dir():
+            _mount_tmpfs(path, "64k")
+        elif path.exists():
+            _check(_libc.mount(b"/dev/null", str(path).encode(), None, MS_BIND, None), f"hide {path}")
+    for path in PRIVATE_TMP:
+        if os.path.isdir(path):
+            _mount_tmpfs(path, tmp_size)
+
+
+def _closed_ancestor(path):
+    """The highest folder on the way to ``path`` that others may not enter (such as /root), or None."""
+    chain = list(reversed(path.parents))[1:] + [path]
+    return next((folder for folder in chain if not folder.stat().st_mode & 0o001), None)
+
+
+def expose(paths):
+    """Let nobody read ``paths`` (the Python installation) even where a closed folder such as /root holds them.
+
+    The closed folder is covered with an empty, open tmpfs into which only those paths are
+    bound back, so the rest of it stays out of sight.
+    """
+    by_ancestor = {}
+    for path in {pathlib.Path(p).resolve() for p in paths}:
+        ancestor = _closed_ancestor(path)
+        if ancestor is not None:
+            by_ancestor.setdefault(ancestor, []).append(path)
+    if not by_ancestor:
+        return
+    staging = pathlib.Path("/mnt")
+    _mount_tmpfs(staging, "64k", "700")
+    for n, (ancestor, inside) in enumerate(by_ancestor.items()):
+        for m, path in enumerate(inside):
+            (staging / f"{n}-{m}").mkdir()
+            _check(_libc.mount(str(path).encode(), str(staging / f"{n}-{m}").encode(), None, MS_BIND | MS_REC, None),
+                   f"stage {path}")
+        _mount_tmpfs(ancestor, "64k", "755")
+        for m, path in enumerate(inside):
+            path.mkdir(parents=True, exist_ok=True)
+            _check(_libc.mount(str(staging / f"{n}-{m}").encode(), str(path).encode(), None, MS_BIND | MS_REC, None),
+                   f"expose {path}")
+
+
+def paths_to_hide(secret_roots, keep):
+    """Every path under ``secret_roots`` except the ones that lead to a path in ``keep``.
+
+    The course folder may hold the virtual environment and the kit itself: those stay
+    visible, and everything beside them is covered.
+    """
+    keep = [pathlib.Path(k).resolve() for k in keep]
+    hidden = []
+
+    def walk(path):
+        inside = [k for k in keep if k == path or path in k.parents]
+        if not inside:
+            hidden.append(str(path))
+        elif path not in inside:
+            for child in sorted(path.iterdir()):
+                walk(child)
+
+    for root in map(pathlib.Path, secret_roots):
+        root = root.resolve()
+        if root.exists():
+            walk(root)
+    return hidden
+
+
+def limit(limits):
+    """Per-process limits that hold whatever the code does: file size, processes, CPU, core dumps."""
+    cpu = int(limits["notebook_seconds"]) + 5
+    for name, value in ((resource.RLIMIT_FSIZE, limits["file_bytes"]), (resource.RLIMIT_NPROC, limits["processes"]),
+                        (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 256)):
+        resource.setrlimit(name, (value, value))
+
+
+def drop_privileges():
+    """Become nobody, for good, and die with the parent."""
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
+    _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def isolate_fds(keep_fd):
+    """stdin, stdout and stderr to /dev/null; every other inherited file closed but ``keep_fd``."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(3, keep_fd)
+    os.closerange(keep_fd + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
