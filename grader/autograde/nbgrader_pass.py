@@ -1,7 +1,8 @@
 """nbgrader's own autograde for a list of students, in a process of its own (several run side by side).
 
 Reads {"course", "assignment", "students": {student: fingerprint}} as JSON on stdin; prints each
-student's id when nbgrader is done with them and their completion marker is written.
+student's id when nbgrader is done with them and their completion marker is written, or
+``! <student> <error>`` when nbgrader failed for them (they are graded again on the next run).
 """
 import json
 import os
@@ -27,10 +28,17 @@ def grade_student(course, assignment, student):
 def main():
     order = json.load(sys.stdin)
     os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    failed = False
     for student, fingerprint in order["students"].items():
-        grade_student(order["course"], order["assignment"], student)
+        try:
+            grade_student(order["course"], order["assignment"], student)
+        except (Exception, SystemExit) as error:  # one student's failure must not stop the others
+            failed = True
+            print(f"! {student} {type(error).__name__}: {error}", flush=True)
+            continue
         done_marker(order["course"], order["assignment"], student).write_text(fingerprint)
         print(student, flush=True)
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

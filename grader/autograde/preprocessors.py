@@ -60,6 +60,21 @@ def tampering(submitted, released):
     return changes
 
 
+def restore_test_metadata(submitted, released):
+    """Undo what would make nbgrader fail the whole submission: a test cell whose nbgrader metadata
+    was changed gets the release's back (OverwriteCells then restores its source), and a second copy
+    of a test cell becomes a plain code cell (nbgrader's DeduplicateIds leaves it half-labelled)."""
+    originals = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"] for c in released.cells if is_test_cell(c)}
+    seen = set()
+    for cell in submitted.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in seen:
+            del cell.metadata["nbgrader"]
+        elif grade_id in originals:
+            seen.add(grade_id)
+            cell.metadata["nbgrader"] = dict(originals[grade_id])
+
+
 class DetectTampering(NbGraderPreprocessor):
     """Compare the submitted test cells with the released ones, before nbgrader restores them."""
 
@@ -68,6 +83,8 @@ class DetectTampering(NbGraderPreprocessor):
         changes = tampering(nb, released) if released is not None else []
         for change in changes:
             self.log.warning("Test cell %s was %s by the student", change["grade_id"], change["change"])
+        if released is not None:
+            restore_test_metadata(nb, released)
         nb.metadata[METADATA_KEY] = {"tampered": changes}
         return nb, resources
 

@@ -110,13 +110,17 @@ def record_grades(course, assignment, fingerprints, processes):
         child.stdin.write(json.dumps(order))
         child.stdin.close()
         children.append(child)
+    failures = []
     for child in children:
         for line in child.stdout:
             progress.step(line.strip())
-    failed = [child.wait() for child in children if child.wait() != 0]
+            if line.startswith("!"):
+                failures.append(line[1:].strip())
+        child.wait()
     progress.close()
-    if failed:
-        raise RuntimeError("nbgrader's autograde failed for some students: rerun to grade them")
+    if failures:
+        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again):\n  "
+                           + "\n  ".join(failures))
 
 
 def autograde(course=".", assignment="self_attention", force=False, workers=None):
@@ -132,6 +136,8 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
             for path in sorted(student_dir.glob("*.ipynb")):
                 set_aside_invalid(course, assignment, student, path)
             notebooks = sorted(student_dir.glob("*.ipynb"))
+            if not notebooks:
+                continue
             marker = done_marker(course, assignment, student)
             if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
                 continue

@@ -6,7 +6,12 @@ import tempfile
 import time
 import zipfile
 
-from .. import api
+from ..autograde.run import autograde
+from ..collect import collect
+from ..export import export
+from ..feedback import feedback
+from ..release import release
+from ..report import report
 from ..autograde.record import read_all
 from nbgrader.api import Gradebook
 
@@ -71,20 +76,20 @@ def demo(out="build/demo"):
     started = time.monotonic()
     course = new_course(pathlib.Path(out).resolve() / "course")
     say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731
-    say(f"release: {api.release(course=course, assignment=ASSIGNMENT)}")
+    say(f"release: {release(course=course, assignment=ASSIGNMENT)}")
     with tempfile.TemporaryDirectory() as scratch:
         plan = make_class(pathlib.Path(scratch) / "class")
         export = lms_zip(pathlib.Path(scratch) / "class", plan, course.parent / "lms_export.zip")
     run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={plan.due}")
     enrol(course, plan.students)
     (course.parent / "expected_grades.json").write_text(plan.to_json())
-    collected = str(api.collect(export, course=course, assignment=ASSIGNMENT)).splitlines()
+    collected = str(collect(export, course=course, assignment=ASSIGNMENT)).splitlines()
     say(f"collect from {export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
     say("autograde")
-    table = api.autograde(course=course, assignment=ASSIGNMENT)
-    pages = api.feedback(course=course, assignment=ASSIGNMENT)
-    csv = api.export(course=course, assignment=ASSIGNMENT)
-    report = api.report(course=course, assignment=ASSIGNMENT)
+    table = autograde(course=course, assignment=ASSIGNMENT)
+    pages = feedback(course=course, assignment=ASSIGNMENT)
+    csv = export(course=course, assignment=ASSIGNMENT)
+    report = report(course=course, assignment=ASSIGNMENT)
     mismatches = differences(plan, course)
     graded = len(read_all(course, ASSIGNMENT))
     lines = [table, "",

@@ -108,6 +108,13 @@ def limit(limits):
         resource.setrlimit(name, (value, value))
 
 
+def clean_environment():
+    """Nothing of the grader's environment: no NBGRADER_* variables, no instructor's settings."""
+    path = os.environ.get("PATH", "/usr/bin:/bin")
+    os.environ.clear()
+    os.environ.update({"PATH": path, "HOME": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"})
+
+
 def drop_privileges():
     """Become nobody, for good, and die with the parent."""
     os.setgroups([])

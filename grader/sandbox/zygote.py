@@ -58,6 +58,7 @@ def _child(job, skip, write_fd, group):
         _, status = os.waitpid(pid, 0)
         os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
     isolation.limit(job["limits"])
+    isolation.clean_environment()
     isolation.drop_privileges()
     os.chdir("/tmp")
     run_job(job, skip, lambda event: protocol.write(write_fd, event))
