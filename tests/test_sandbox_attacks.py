@@ -30,7 +30,7 @@ ATTACKS = {  # student: (answer to attention_scores, expected status of attentio
                  "timeout"),
     "exiter": ("import os\ndef attention_scores(queries, keys):\n    os._exit(3)\n", "crashed"),
     "recursor": ("import sys\nsys.setrecursionlimit(10**7)\ndef attention_scores(queries, keys):\n"
-                 "    nested = []\n    for _ in range(10**6):\n        nested = [nested]\n    return repr(nested)\n",
+                 "    nested = []\n    for _ in range(300_000):\n        nested = [nested]\n    return repr(nested)\n",
                  "crashed"),
     "deepheap": ("import sys\nsys.setrecursionlimit(10**8)\ndef attention_scores(queries, keys):\n"
                  "    def down(n):\n        return down(n + 1) + 1\n    return down(0)\n", "memory"),
@@ -180,3 +180,32 @@ def test_rerun_changes_nothing(graded):
     assert {r.student: r for r in read_all(course, ASSIGNMENT)} == before
     with sqlite3.connect(course / "gradebook.db") as db:
         assert db.execute("SELECT * FROM grade ORDER BY id").fetchall() == grades
+
+
+def test_export_tells_real_zeros_from_scores_that_need_attention(graded):
+    import csv
+    from grader.export import export
+    course, _ = graded
+    with open(export(course, ASSIGNMENT)) as table:
+        rows = {(r["student"], r["exercise"]): r for r in csv.DictReader(table)}
+    crashed = rows[("exiter", "attention_scores")]
+    assert crashed["status"] == "crashed" and crashed["needs_attention"] == "yes" and crashed["reason"]
+    assert rows[("loopcall", "attention_scores")]["status"] == "timeout"
+    assert rows[("memorybomb", "attention_scores")]["status"] == "memory"
+    assert rows[("broken", "attention_scores")]["needs_attention"] == "yes"
+    assert "could not be read" in rows[("broken", "attention_scores")]["reason"]
+    real_zero = rows[("patcher", "attention_scores")]
+    assert (float(real_zero["score"]), real_zero["status"], real_zero["needs_attention"]) == (0, "graded", "no")
+    assert rows[("edited", "attention_scores")]["needs_attention"] == "yes"
+
+
+def test_feedback_explains_the_mistake_and_leaks_no_hidden_test(graded):
+    from grader.checks.misconceptions import MISCONCEPTIONS
+    from grader.feedback import feedback
+    course, _ = graded
+    pages = {p.parent.parent.name: p.read_text() for p in feedback(course, ASSIGNMENT) if p.stem.startswith("01")}
+    assert "without transposing the keys" in pages["patcher"]
+    assert MISCONCEPTIONS["scores_no_transpose"].split(".")[0] in pages["patcher"]
+    assert "crash" in pages["exiter"] and "time" in pages["loopcall"]
+    for page in pages.values():
+        assert "check_hidden" not in page and "BEGIN HIDDEN TESTS" not in page

@@ -115,13 +115,21 @@ def clean_environment():
     os.environ.update({"PATH": path, "HOME": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"})
 
 
+def die_with_parent(parent):
+    """SIGKILL this process when its parent dies (a killed grader leaves no sandbox behind)."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() not in (parent, 0):  # gone already (0: the parent lives outside this PID namespace)
+        os._exit(70)
+
+
 def drop_privileges():
-    """Become nobody, for good, and die with the parent."""
+    """Become nobody, for good, and still die with the parent (a change of user clears that)."""
+    parent = os.getppid()
     os.setgroups([])
     os.setgid(NOBODY)
     os.setuid(NOBODY)
     _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    die_with_parent(parent)
 
 
 def isolate_fds(keep_fd):

@@ -46,17 +46,21 @@ class Run:
         self.events, self.current, self.ended, self.died = [], None, False, None
 
 
-def _child(job, skip, write_fd, group):
+def _child(job, skip, write_fd, zygote):
     """In the fork: isolate, then run the job as PID 1 of new namespaces."""
     from .runner import run_job
+    isolation.die_with_parent(zygote)
     isolation.isolate_fds(write_fd)
     isolation.enter_namespaces()
     isolation.hide(job["hide"], job["limits"]["tmp_bytes"])
     isolation.expose([sys.base_prefix, sys.prefix])
-    pid = os.fork()
-    if pid:
-        _, status = os.waitpid(pid, 0)
-        os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    for _ in range(2):  # PID 1 of the namespace only waits: the kernel spares an init from its own faults
+        parent = os.getpid()
+        pid = os.fork()
+        if pid:
+            _, status = os.waitpid(pid, 0)
+            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+        isolation.die_with_parent(parent)
     isolation.limit(job["limits"])
     isolation.clean_environment()
     isolation.drop_privileges()
@@ -70,12 +74,13 @@ def attempt(job, skip, deadline, name):
     limits = job["limits"]
     group = Cgroup(name, limits["memory_bytes"], limits["processes"])
     read_fd, write_fd = os.pipe()
+    zygote = os.getpid()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
         try:
             group.add(os.getpid())
-            _child(job, skip, write_fd, group)
+            _child(job, skip, write_fd, zygote)
         finally:
             os._exit(70)
     os.close(write_fd)
@@ -139,6 +144,7 @@ def supervise(job, name):
 
 
 def main():
+    isolation.die_with_parent(os.getppid())
     warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
