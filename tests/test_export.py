@@ -8,7 +8,7 @@ from nbgrader.api import Gradebook
 from grader.api import export
 from grader.autograde import record
 from grader.autograde.record import ExerciseRecord, NotebookRecord, PartRecord
-from grader.course import _venv_on_path
+from grader.course import venv_on_path
 
 from .conftest import ROOT, SOLUTIONS
 
@@ -23,7 +23,7 @@ def course(tmp_path_factory):
     shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
     (tmp_path / "exercises" / "self_attention").mkdir(parents=True)
     shutil.copy(SOLUTIONS / BASICS, tmp_path / "exercises" / "self_attention")  # only its test cells are read
-    with _venv_on_path(), Gradebook(f"sqlite:///{tmp_path}/gradebook.db") as gradebook:
+    with venv_on_path(), Gradebook(f"sqlite:///{tmp_path}/gradebook.db") as gradebook:
         for student in ("alice", "bob", "carol"):
             gradebook.add_student(student)
     wrong = PartRecord("weights sum to 1 along each row", 2, 0, hidden=True, case="a 3x3 batch",

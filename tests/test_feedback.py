@@ -60,9 +60,9 @@ def test_pages_say_scores_failures_misconceptions_and_why_a_notebook_was_not_gra
 
 
 def test_a_student_in_the_gradebook_without_records_gets_a_missing_page(course):
-    from grader.course import _venv_on_path
+    from grader.course import venv_on_path
     from nbgrader.api import Gradebook
-    with _venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
+    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
         gradebook.add_student("dora")
     record.write(course, NotebookRecord("alice", "self_attention", BASICS))
     feedback(course, "self_attention")

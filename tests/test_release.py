@@ -1,6 +1,5 @@
 """The committed student notebooks are nbgrader's release of solutions/, and hold nothing hidden."""
 import ast
-import pathlib
 import shutil
 import subprocess
 import sys

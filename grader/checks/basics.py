@@ -3,7 +3,7 @@ import numpy as np
 
 from . import fixture
 from .framework import Case, Mismatch, Part
-from .judges import array_of, diagnose, show
+from .judges import array_of, diagnose, inputs_unchanged, show
 from .plain import TensorArg
 
 # The seed's first example, as printed in the notebook: three encoder states and their scores.
@@ -17,14 +17,6 @@ def _call(*args):
     return {"args": tuple(TensorArg(a) if isinstance(a, np.ndarray) else a for a in args), "kwargs": {}}
 
 
-def _unchanged(judge, what):
-    """A judge that also refuses answers which changed their inputs in place."""
-    def checked(outcome):
-        if outcome.get("mutated"):
-            raise Mismatch(f"{what} changed its input tensors in place; compute a new tensor and leave "
-                           "the inputs as they were.")
-        judge(outcome)
-    return checked
 
 
 def _integer_result(outcome, shape, what):
@@ -47,7 +39,7 @@ def _softmax_rows():
             dim0 = np.allclose(got.sum(axis=0), 1, atol=1e-5)
             raise Mismatch("each row of softmax_scores(scores) should sum to 1.", expected="row sums [1, 1, 1]",
                            got=f"row sums {show(got.sum(axis=-1))}", misconception="softmax_dim0" if dim0 else None)
-    return [Case("the fixture's scores", _unchanged(judge, "softmax_scores"), _call(fixture.SCORES))]
+    return [Case("the fixture's scores", inputs_unchanged(judge, "softmax_scores"), _call(fixture.SCORES))]
 
 
 def _context_shape():
@@ -59,7 +51,7 @@ def _context_shape():
                            "each entry must lie between the smallest and the largest entry of its column.",
                            expected=f"between {show(low)} and {show(high)}", got=show(got),
                            misconception=diagnose(got, [("context_scaled_columns", SCALED_COLUMNS)], atol=1e-4))
-    return [Case("the scores [13, 9, 9] and the three encoder states", _unchanged(judge, "context_vector"),
+    return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, "context_vector"),
                  _call(STATE_SCORES, HIDDEN_STATES))]
 
 
@@ -70,7 +62,7 @@ def _keys_dtype():
     def judge(outcome):
         _integer_result(outcome, (3, 3), "compute_keys([v_1, v_2, v_3], [w_1, w_2, w_3])")
     return [Case("the three integer vectors and the three integer weight vectors",
-                 _unchanged(judge, "compute_keys"),
+                 inputs_unchanged(judge, "compute_keys"),
                  {"args": (vs, ws), "kwargs": {}})]
 
 
@@ -82,14 +74,14 @@ def _qkv_shapes():
                            expected="a tuple of length 3", got=got)
         for name, item in zip(("queries", "keys", "values"), outcome["items"]):
             array_of(item, "Tensor", (3, 3), "floating", f"the {name} returned by project_qkv")
-    return [Case("the fixture's x and weights", _unchanged(judge, "project_qkv"),
+    return [Case("the fixture's x and weights", inputs_unchanged(judge, "project_qkv"),
                  _call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE))]
 
 
 def _query_shape():
     def judge(outcome):
         array_of(outcome, "Tensor", (3,), "floating", "query_scores(queries[0], keys)")
-    return [Case("the fixture's first query and its keys", _unchanged(judge, "query_scores"),
+    return [Case("the fixture's first query and its keys", inputs_unchanged(judge, "query_scores"),
                  _call(fixture.QUERIES[0], fixture.KEYS))]
 
 

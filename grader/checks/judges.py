@@ -88,3 +88,13 @@ def expect(kind, expected, what, dtype="floating", rtol=1e-5, atol=1e-6, diagnos
         got = array_of(outcome, kind, expected.shape, dtype, what)
         close(got, expected, what, rtol, atol, diagnoses)
     return judge
+
+
+def inputs_unchanged(judge, what):
+    """``judge``, after refusing an answer that changed its input tensors in place."""
+    def checked(outcome):
+        if outcome.get("mutated"):
+            raise Mismatch(f"{what} changed its input tensors in place; compute a new tensor and leave "
+                           "the inputs as they were.")
+        judge(outcome)
+    return checked

@@ -79,24 +79,24 @@ def demo(out="build/demo"):
     say(f"release: {release(course=course, assignment=ASSIGNMENT)}")
     with tempfile.TemporaryDirectory() as scratch:
         plan = make_class(pathlib.Path(scratch) / "class")
-        export = lms_zip(pathlib.Path(scratch) / "class", plan, course.parent / "lms_export.zip")
+        lms_export = lms_zip(pathlib.Path(scratch) / "class", plan, course.parent / "lms_export.zip")
     run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={plan.due}")
     enrol(course, plan.students)
     (course.parent / "expected_grades.json").write_text(plan.to_json())
-    collected = str(collect(export, course=course, assignment=ASSIGNMENT)).splitlines()
-    say(f"collect from {export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
+    collected = str(collect(lms_export, course=course, assignment=ASSIGNMENT)).splitlines()
+    say(f"collect from {lms_export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
     say("autograde")
     table = autograde(course=course, assignment=ASSIGNMENT)
     pages = feedback(course=course, assignment=ASSIGNMENT)
-    csv = export(course=course, assignment=ASSIGNMENT)
-    report = report(course=course, assignment=ASSIGNMENT)
+    grades = export(course=course, assignment=ASSIGNMENT)
+    page = report(course=course, assignment=ASSIGNMENT)
     mismatches = differences(plan, course)
     graded = len(read_all(course, ASSIGNMENT))
     lines = [table, "",
              f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} "
              f"({len(plan.expected) - len(mismatches)}/{len(plan.expected)} notebooks, {graded} records)",
              *mismatches,
-             f"feedback: {len(pages)} pages in {course / 'feedback'}", f"grades:   {csv}", f"report:   {report}",
+             f"feedback: {len(pages)} pages in {course / 'feedback'}", f"grades:   {grades}", f"report:   {page}",
              f"demo finished in {time.monotonic() - started:.1f} s"]
     if mismatches:
         raise SystemExit("\n".join(lines))

@@ -4,7 +4,7 @@ import torch
 
 from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
-from ..checks.judges import expect, matches
+from ..checks.judges import expect, inputs_unchanged, matches
 from ..checks.plain import TensorArg
 from ..reference import basics as ref
 from . import known
@@ -17,14 +17,6 @@ def _call(*args, **kwargs):
     return {"args": tuple(TensorArg(a) for a in args), "kwargs": kwargs}
 
 
-def _pure(judge, what):
-    """A judge that also refuses answers which changed their inputs in place."""
-    def checked(outcome):
-        if outcome.get("mutated"):
-            raise Mismatch(f"{what} changed its input tensors in place; compute a new tensor and leave "
-                           "the inputs as they were.")
-        judge(outcome)
-    return checked
 
 
 def _softmax(array, dim):
@@ -55,7 +47,7 @@ def _softmax_case(scores, expected, label, atol=1e-6, rtol=1e-5, diagnoses=None)
     what = f"softmax_scores on scores of shape {scores.shape}"
     diagnoses = _softmax_diagnoses(scores) if diagnoses is None else diagnoses
     judge = expect("Tensor", expected, what, rtol=rtol, atol=atol, diagnoses=diagnoses)
-    return Case(label, _pure(judge, what), _call(scores))
+    return Case(label, inputs_unchanged(judge, what), _call(scores))
 
 
 def _softmax_known():
@@ -105,7 +97,7 @@ def _context_case(scores, states, label):
     if scores.ndim >= 3:
         diagnoses.append(("softmax_implicit_dim", implicit))
     judge = expect("Tensor", _expected(ref.context_vector, scores, states), what, diagnoses=diagnoses)
-    return Case(label, _pure(judge, what), _call(scores, states))
+    return Case(label, inputs_unchanged(judge, what), _call(scores, states))
 
 
 def _context_known():
@@ -113,7 +105,7 @@ def _context_known():
     what = "context_vector on the scores [13, 9, 9] and the three encoder states"
     judge = expect("Tensor", known.CONTEXT_VECTOR, what, atol=known.SOURCE_ATOL,
                    diagnoses=[("context_scaled_columns", known.CONTEXT_SCALED_COLUMNS)])
-    return [Case("the scores [13, 9, 9] and the three encoder states", _pure(judge, what), _call(scores, states))]
+    return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, what), _call(scores, states))]
 
 
 def _context_random(shapes, seed):
@@ -143,7 +135,7 @@ def _keys_case(vs, ws, label, atol=1e-6, dtype="floating"):
     what = f"compute_keys on {len(vs)} vectors and {len(ws)} weight vectors of dimension {vs[0].shape[0]}"
     expected = ref.compute_keys([torch.from_numpy(v) for v in vs], [torch.from_numpy(w) for w in ws]).numpy()
     judge = _integer_hint(expect("Tensor", expected, what, dtype=dtype, atol=atol))
-    return Case(label, _pure(judge, what), {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]),
+    return Case(label, inputs_unchanged(judge, what), {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]),
                                             "kwargs": {}})
 
 
@@ -151,7 +143,7 @@ def _keys_known():
     vs, ws = list(fixture.X.astype(np.int64)), list(fixture.W_KEY.T.astype(np.int64))
     what = "compute_keys on the source's vectors"
     judge = _integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
-    return [Case("the source's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3", _pure(judge, what),
+    return [Case("the source's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3", inputs_unchanged(judge, what),
                  {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]), "kwargs": {}})]
 
 
@@ -198,7 +190,7 @@ def _qkv_case(x, weights, label, expected=None, atol=1e-6):
     what = f"project_qkv on x {x.shape}"
     if expected is None:
         expected = tuple(e.numpy() for e in ref.project_qkv(*(torch.from_numpy(a) for a in (x, *weights))))
-    return Case(label, _pure(_qkv_judge(expected, what, atol), what), _call(x, *weights))
+    return Case(label, inputs_unchanged(_qkv_judge(expected, what, atol), what), _call(x, *weights))
 
 
 def _qkv_known():
@@ -231,7 +223,7 @@ def _query_case(query, keys, label, expected=None, atol=1e-6):
     wrong = _query_no_transpose(query, keys)
     diagnoses = [] if wrong is None else [("scores_no_transpose", wrong)]
     judge = expect("Tensor", expected, what, atol=atol, diagnoses=diagnoses)
-    return Case(label, _pure(judge, what), _call(query, keys))
+    return Case(label, inputs_unchanged(judge, what), _call(query, keys))
 
 
 def _query_known():

@@ -36,7 +36,7 @@ def warm_up():
     fig, ax = plt.subplots(squeeze=False)
     fig.colorbar(ax[0, 0].imshow(numpy.eye(3)), ax=ax)
     plt.close("all")
-    from . import runner  # noqa: F401
+    from . import runner  # noqa: F401 (imported here, so that every forked child has it)
 
 
 class Run:

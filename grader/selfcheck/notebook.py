@@ -1,10 +1,9 @@
 """Run a student's notebook in this process, fast: its code cells, not its test cells."""
 import contextlib
 import io
+import json
 import os
 import warnings
-
-import nbformat
 
 from ..checks.registry import exercise_of_grade_id
 from ..checks.source import python_lines
@@ -55,5 +54,21 @@ def _close_figures():
         sys.modules["matplotlib.pyplot"].close("all")
 
 
+class Node(dict):
+    """A JSON object whose keys read as attributes too, as nbformat's nodes do."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 def read(path):
-    return nbformat.read(str(path), as_version=4)
+    """A notebook's cells, read as plain JSON: quick, because nbformat's import alone takes a second."""
+    with open(path, encoding="utf-8") as handle:
+        nb = json.load(handle, object_hook=Node)
+    for cell in nb["cells"]:
+        if isinstance(cell.get("source"), list):
+            cell["source"] = "".join(cell["source"])
+    return nb

@@ -1,0 +1,10 @@
+"""``make demo``: the whole round on the generated class, graded as the generator expects."""
+from grader.demo.run import demo
+
+
+def test_demo_grades_the_class_as_the_generator_expects(tmp_path):
+    printed = demo(out=tmp_path / "demo")
+    assert "grades equal the generator's expectations: yes (160/160 notebooks" in printed
+    assert "bilal" in printed and "24/24" in printed
+    assert (tmp_path / "demo" / "course" / "reports" / "self_attention" / "index.html").exists()
+    assert len(list((tmp_path / "demo" / "course" / "feedback").rglob("*.html"))) == 160
