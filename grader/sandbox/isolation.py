@@ -31,49 +31,46 @@ def _mount_tmpfs(path, size, mode="1777"):
     _check(_libc.mount(b"tmpfs", str(path).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options), f"tmpfs on {path}")
 
 
-def hide(paths, tmp_size):
-    """Cover each path with an empty tmpfs (a file with /dev/null); give the sandbox its own /tmp."""
+def hide(paths, tmp_size, keep):
+    """Cover each path with an empty tmpfs (a file with /dev/null), then give the sandbox its own,
+    empty /tmp, /var/tmp and /dev/shm, and make ``keep`` (the Python environment, the kit's
+    student-safe package) readable: those stay visible even inside a covered or closed folder."""
     for path in map(pathlib.Path, paths):
         if path.is_dir():
             _mount_tmpfs(path, "64k")
         elif path.exists():
             _check(_libc.mount(b"/dev/null", str(path).encode(), None, MS_BIND, None), f"hide {path}")
-    for path in PRIVATE_TMP:
-        if os.path.isdir(path):
-            _mount_tmpfs(path, tmp_size)
+    keep = sorted({pathlib.Path(k).resolve() for k in keep})
+    covers = {pathlib.Path(folder): (tmp_size, "1777") for folder in PRIVATE_TMP if os.path.isdir(folder)}
+    for path in keep:
+        ancestor = _closed_ancestor(path)
+        if ancestor is not None:
+            covers.setdefault(ancestor, ("64k", "755"))
+    staging = pathlib.Path("/mnt")
+    _mount_tmpfs(staging, "64k", "700")
+    for n, (folder, (size, mode)) in enumerate(sorted(covers.items())):
+        _cover_keeping(folder, [k for k in keep if folder in k.parents], size, mode, staging / str(n))
+
+
+def _cover_keeping(folder, inside, size, mode, staging):
+    """Mount an empty tmpfs over ``folder``, with the paths ``inside`` it bound back in place
+    (their own covered parts, such as the hidden checks, stay covered)."""
+    staged = []
+    for n, path in enumerate(inside):
+        target = staging / str(n)
+        target.mkdir(parents=True)
+        _check(_libc.mount(str(path).encode(), str(target).encode(), None, MS_BIND | MS_REC, None), f"stage {path}")
+        staged.append((target, path))
+    _mount_tmpfs(folder, size, mode)
+    for target, path in staged:
+        path.mkdir(parents=True, exist_ok=True)
+        _check(_libc.mount(str(target).encode(), str(path).encode(), None, MS_BIND | MS_REC, None), f"keep {path}")
 
 
 def _closed_ancestor(path):
     """The highest folder on the way to ``path`` that others may not enter (such as /root), or None."""
     chain = list(reversed(path.parents))[1:] + [path]
     return next((folder for folder in chain if not folder.stat().st_mode & 0o001), None)
-
-
-def expose(paths):
-    """Let nobody read ``paths`` (the Python installation) even where a closed folder such as /root holds them.
-
-    The closed folder is covered with an empty, open tmpfs into which only those paths are
-    bound back, so the rest of it stays out of sight.
-    """
-    by_ancestor = {}
-    for path in {pathlib.Path(p).resolve() for p in paths}:
-        ancestor = _closed_ancestor(path)
-        if ancestor is not None:
-            by_ancestor.setdefault(ancestor, []).append(path)
-    if not by_ancestor:
-        return
-    staging = pathlib.Path("/mnt")
-    _mount_tmpfs(staging, "64k", "700")
-    for n, (ancestor, inside) in enumerate(by_ancestor.items()):
-        for m, path in enumerate(inside):
-            (staging / f"{n}-{m}").mkdir()
-            _check(_libc.mount(str(path).encode(), str(staging / f"{n}-{m}").encode(), None, MS_BIND | MS_REC, None),
-                   f"stage {path}")
-        _mount_tmpfs(ancestor, "64k", "755")
-        for m, path in enumerate(inside):
-            path.mkdir(parents=True, exist_ok=True)
-            _check(_libc.mount(str(staging / f"{n}-{m}").encode(), str(path).encode(), None, MS_BIND | MS_REC, None),
-                   f"expose {path}")
 
 
 def paths_to_hide(secret_roots, keep):

@@ -14,6 +14,10 @@ class WorkerDied(Exception):
     """A warm worker stopped answering; its job is retried on a new worker."""
 
 
+class SandboxUnavailable(RuntimeError):
+    """The machine cannot run the sandbox: grading stops rather than record wrong zeros."""
+
+
 class Worker:
     """One warm worker process (see zygote.py) and its pipes."""
 
@@ -26,7 +30,9 @@ class Worker:
     def run(self, job):
         try:
             if not self.ready:
-                protocol.read(self.process.stdout.fileno(), 1 << 10)
+                hello = protocol.read(self.process.stdout.fileno(), 1 << 12)
+                if not hello.get("ready"):
+                    raise SandboxUnavailable(hello.get("error"))
                 self.ready = True
             protocol.write(self.process.stdin.fileno(), job)
             self.process.stdin.flush()

@@ -6,6 +6,7 @@ cgroup, and the worker watches it from outside. When the child dies or hangs, th
 starts a new one that skips what killed the last, so the rest of the notebook is still graded.
 """
 import os
+import pathlib
 import select
 import signal
 import sys
@@ -14,6 +15,7 @@ import time
 from . import isolation, protocol
 from .cgroup import Cgroup
 
+PACKAGE = pathlib.Path(__file__).resolve().parents[1]  # the kit's package: its hidden parts are covered
 MAX_JOB_BYTES = 64 << 20
 GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8
@@ -52,8 +54,7 @@ def _child(job, skip, write_fd, zygote):
     isolation.die_with_parent(zygote)
     isolation.isolate_fds(write_fd)
     isolation.enter_namespaces()
-    isolation.hide(job["hide"], job["limits"]["tmp_bytes"])
-    isolation.expose([sys.base_prefix, sys.prefix])
+    isolation.hide(job["hide"], job["limits"]["tmp_bytes"], [sys.base_prefix, sys.prefix, PACKAGE])
     for _ in range(2):  # PID 1 of the namespace only waits: the kernel spares an init from its own faults
         parent = os.getpid()
         pid = os.fork()
@@ -143,12 +144,26 @@ def supervise(job, name):
             "seconds": round(time.monotonic() - started, 3)}
 
 
+def self_test():
+    """Run a tiny job: None when the sandbox works here, else why not (no root, no namespaces...)."""
+    job = {"cells": [[0, "x = 1"]], "exercises": [], "hide": [],
+           "limits": {"memory_bytes": 1 << 30, "processes": 16, "unit_seconds": 10, "notebook_seconds": 20,
+                      "output_chars": 1000, "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
+    result = supervise(job, f"attention-kit-{os.getpid()}-selftest")
+    return None if result["status"] == "graded" else (
+        "the sandbox cannot start on this machine (it needs Linux, root, and mount, network and PID "
+        f"namespaces): a test job ended as '{result['status']}'")
+
+
 def main():
     isolation.die_with_parent(os.getppid())
     warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    protocol.write(stdout, {"ready": True, "pid": os.getpid()})
+    problem = self_test()
+    protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid()})
+    if problem:
+        return
     serial = 0
     while True:
         try:
