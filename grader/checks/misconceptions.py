@@ -21,12 +21,13 @@ MISCONCEPTIONS = {
         "is the sum of its weighted values over the keys: add up the rows, keeping the feature "
         "dimension."),
     "scaling_wrong": (
-        "The scores are scaled wrongly: divide by sqrt(d_k), not by d_k, and do not skip the "
-        "scaling. Without it, large scores push the softmax towards one-hot weights."),
+        "The scores are scaled wrongly: divide by sqrt(d_k), the size of one query or key (one head's "
+        "size in multi-head attention), not by d_k, and do not skip the scaling. Without it, large "
+        "scores push the softmax towards one-hot weights."),
     "masking_wrong": (
-        "The causal mask is applied wrongly: set the future scores to -inf before the softmax. "
-        "Masking after the softmax leaves rows that no longer sum to 1, and masking with 0 "
-        "instead of -inf still gives the future positions some weight."),
+        "The mask is missing or applied wrongly: set the scores of the positions to ignore (the future, "
+        "or padding) to -inf before the softmax. Masking after the softmax leaves rows that no longer "
+        "sum to 1, and masking with 0 instead of -inf still gives those positions some weight."),
     "softmax_unstable": (
         "Your softmax overflows for large inputs (nan or inf). Subtract the maximum of each row "
         "before exp: softmax(x) = softmax(x - max(x)), and exp of a non-positive number cannot overflow."),
