@@ -12,9 +12,9 @@ from grader.demo.run import new_course
 ASSIGNMENT = "self_attention"
 BASICS = "01_attention_basics.ipynb"
 FAST_LIMITS = """
-c.SandboxExecute.unit_seconds = 2
+c.SandboxExecute.unit_seconds = 4
 c.SandboxExecute.notebook_seconds = 40
-c.SandboxExecute.memory_bytes = 1 << 30
+c.SandboxExecute.memory_bytes = 512 << 20
 """
 
 
