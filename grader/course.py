@@ -10,7 +10,7 @@ from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
-from .autograde.record import NOTEBOOK_STATUSES, ExerciseRecord, NotebookRecord, read_all
+from .records import NOTEBOOK_STATUSES, ExerciseRecord, NotebookRecord, read_all
 from .selfcheck.notebook import read, exercise_cells
 
 

@@ -56,7 +56,7 @@ def autograde(course, *extra):
 
 def records(course):
     """{student: record of notebook 01} from the grading records."""
-    from grader.autograde.record import read_all
+    from grader.records import read_all
     return {r.student: r for r in read_all(course, ASSIGNMENT)}
 
 

@@ -5,7 +5,7 @@ import json
 import nbformat
 import pytest
 
-from grader.autograde.record import EXERCISE_STATUSES, NOTEBOOK_STATUSES
+from grader.records import EXERCISE_STATUSES, NOTEBOOK_STATUSES
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import NOTEBOOKS
 from grader.demo.generate import make_class

@@ -6,8 +6,8 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.api import export
-from grader.autograde import record
-from grader.autograde.record import ExerciseRecord, NotebookRecord, PartRecord
+from grader import records as record
+from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 from grader.course import venv_on_path
 
 from .conftest import ROOT, SOLUTIONS

@@ -4,8 +4,8 @@ import html
 import pytest
 
 from grader.api import feedback
-from grader.autograde import record
-from grader.autograde.record import ExerciseRecord, NotebookRecord, PartRecord
+from grader import records as record
+from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 from grader.checks.framework import judge_parts, plan, run_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts

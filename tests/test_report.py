@@ -2,8 +2,8 @@
 import pytest
 
 from grader.api import report
-from grader.autograde import record
-from grader.autograde.record import ExerciseRecord, NotebookRecord, PartRecord
+from grader import records as record
+from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 from grader.report.stats import class_stats
 
 from .conftest import ROOT

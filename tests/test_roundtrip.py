@@ -47,5 +47,5 @@ def test_untouched_submissions_log_no_warning(course):
 
 
 def records_all(course):
-    from grader.autograde.record import read_all
+    from grader.records import read_all
     return read_all(course, ASSIGNMENT)

@@ -10,7 +10,7 @@ import psutil
 import pytest
 
 from grader.autograde.jobs import KIT_ROOT as KIT
-from grader.autograde.record import read_all
+from grader.records import read_all
 
 from .course_builder import (ASSIGNMENT, autograde, exercise, make_course, records, submission, submit,
                              graded_cell)

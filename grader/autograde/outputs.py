@@ -3,7 +3,7 @@ import nbformat
 
 from ..checks.framework import gate_note, total_score
 from ..checks.grade import format_results
-from .record import ExerciseRecord, PartRecord
+from ..records import ExerciseRecord, PartRecord
 
 
 def exercise_record(name, max_score, status, reason, results):

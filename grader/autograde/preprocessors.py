@@ -10,7 +10,8 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 from traitlets import Float, Integer
 
-from . import cache, record
+from .. import records as record
+from . import cache
 from .jobs import DEFAULT_LIMITS, build_job, is_test_cell, job_key, judge_result
 from .outputs import cell_outputs, exercise_record
 

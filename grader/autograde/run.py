@@ -22,7 +22,8 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from .. import course as courses
 from ..sandbox.pool import Pool
-from . import cache, record
+from .. import records as record
+from . import cache
 from .jobs import build_job, graded_exercises, is_test_cell, job_key
 from .nbgrader_pass import done_marker
 from .preprocessors import SandboxExecute

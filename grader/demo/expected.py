@@ -7,7 +7,7 @@ import copy
 import functools
 import re
 
-from ..autograde.record import GRADED
+from ..records import GRADED
 from ..checks.framework import judge_parts, plan, run_locally, total_score
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts

@@ -12,7 +12,7 @@ from ..export import export
 from ..feedback import feedback
 from ..release import release
 from ..report import report
-from ..autograde.record import read_all
+from ..records import read_all
 from nbgrader.api import Gradebook
 
 from ..course import venv_on_path, all_records, course_directory, run_nbgrader

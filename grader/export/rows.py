@@ -1,5 +1,5 @@
 """The grade table: one row per student and exercise, a score that is not real left blank."""
-from ..autograde.record import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord
+from ..records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord
 from ..checks.registry import exercise_of_grade_id
 
 COLUMNS = ["student", "notebook", "exercise", "score", "max_score", "status", "reason", "misconceptions",

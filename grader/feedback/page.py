@@ -1,7 +1,7 @@
 """One notebook's feedback as an HTML page, from its grading record alone (never a test's source)."""
 from html import escape
 
-from ..autograde.record import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES
+from ..records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES
 from ..checks.misconceptions import MISCONCEPTIONS
 
 STYLE = """body{font-family:sans-serif;max-width:52em;margin:2em auto;line-height:1.4}

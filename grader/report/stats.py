@@ -2,7 +2,7 @@
 from collections import Counter
 from dataclasses import dataclass
 
-from ..autograde.record import GRADED
+from ..records import GRADED
 
 REAL_SCORES = {GRADED, "undefined"}
 

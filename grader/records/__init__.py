@@ -60,6 +60,7 @@ class NotebookRecord:
     status: str = GRADED
     reason: str | None = None
     seconds: float = 0.0
+    isolation: str | None = None  # the sandbox's isolation level (see grader/sandbox)
     tampered: list[dict] = field(default_factory=list)  # {"grade_id": ..., "change": edited|deleted|duplicated|relabelled}
     exercises: list[ExerciseRecord] = field(default_factory=list)
 
