@@ -1,7 +1,9 @@
 """``python -m grader <verb>``: parse the arguments, call the verb of :mod:`grader.api`, print what it returns."""
 import argparse
+import sys
 
 from . import api
+from .sandbox.pool import SandboxUnavailable
 
 # verb: (help, its own arguments as (name, argparse options)); every verb also takes --course and --assignment.
 VERBS = {
@@ -36,5 +38,8 @@ def parser():
 
 def main(argv=None):
     arguments = vars(parser().parse_args(argv))
-    result = getattr(api, arguments.pop("verb"))(**arguments)
+    try:
+        result = getattr(api, arguments.pop("verb"))(**arguments)
+    except SandboxUnavailable as error:
+        sys.exit(f"python -m grader: {error}")
     print("\n".join(map(str, result)) if isinstance(result, list) else result)

@@ -8,7 +8,7 @@ import time
 import nbformat
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
-from traitlets import Float, Integer
+from traitlets import Float, Integer, Unicode
 
 from .. import records as record
 from . import cache
@@ -19,12 +19,12 @@ METADATA_KEY = "attention_kit"
 _pool = None
 
 
-def shared_pool():
+def shared_pool(isolation="auto"):
     """One pool of warm workers for this process."""
     global _pool
     if _pool is None:
         from ..sandbox.pool import Pool
-        _pool = Pool()
+        _pool = Pool(isolation=isolation)
         atexit.register(_pool.close)
     return _pool
 
@@ -113,6 +113,8 @@ class SandboxExecute(NbGraderPreprocessor):
     unit_seconds = Float(DEFAULT_LIMITS["unit_seconds"], help="Time for one cell or one exercise").tag(config=True)
     notebook_seconds = Float(DEFAULT_LIMITS["notebook_seconds"], help="Time for a whole notebook").tag(config=True)
     processes = Integer(DEFAULT_LIMITS["processes"], help="Processes one notebook may run").tag(config=True)
+    isolation = Unicode("auto", help="The sandbox's isolation: auto (the strongest this machine allows), root, "
+                        "userns, landlock, or none (no isolation, accepted explicitly)").tag(config=True)
 
     def limits(self):
         return {"memory_bytes": self.memory_bytes, "unit_seconds": self.unit_seconds,
@@ -123,7 +125,7 @@ class SandboxExecute(NbGraderPreprocessor):
         info = resources["nbgrader"]
         course = CourseDirectory(config=self.config).root
         job, planned = build_job(nb, course, self.limits())
-        result = cache.get(course, info["assignment"], job_key(job)) or shared_pool().run(job)
+        result = cache.get(course, info["assignment"], job_key(job)) or shared_pool(self.isolation).run(job)
         judged = judge_result(job, planned, result)
         exercises = []
         for cell in nb.cells:
@@ -139,6 +141,7 @@ class SandboxExecute(NbGraderPreprocessor):
             status=notebook_status,
             reason=None if notebook_status == "graded" else f"the notebook {notebook_status}",
             seconds=round(time.monotonic() - started + result.get("seconds", 0.0), 3),
+            isolation=result.get("isolation"),
             tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []), exercises=exercises)
         record.write(course, entry)
         return nb, resources

@@ -84,9 +84,9 @@ def as_nbgrader_will_run(path, released):
     return nb
 
 
-def _limits(course):
+def _settings(course):
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
-    return SandboxExecute(config=config).limits()
+    return SandboxExecute(config=config)
 
 
 def _gradebook_wal(course):
@@ -143,7 +143,8 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
             if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
                 continue
             todo[student] = notebooks
-        limits = _limits(course)
+        settings = _settings(course)
+        limits = settings.limits()
         jobs, fingerprints = [], {s: _fingerprint(n) for s, n in todo.items()}
         for student, notebooks in todo.items():
             for path in notebooks:
@@ -152,8 +153,10 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
                     nb = as_nbgrader_will_run(path, nbformat.read(released_path, as_version=4))
                     if graded_exercises(nb):
                         jobs.append(build_job(nb, course, limits)[0])
-        pool = Pool(workers or os.cpu_count() or 1)
+        pool = Pool(workers or os.cpu_count() or 1, settings.isolation)
         try:
+            if jobs:
+                pool.start()  # where the sandbox cannot run, stop here with the reason (see cli.py)
             progress = Progress(len(jobs), "running notebooks in the sandbox")
             pool.map(jobs, on_result=lambda i, result: (cache.put(course, assignment, job_key(jobs[i]), result),
                                                          progress.step()))

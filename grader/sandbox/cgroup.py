@@ -1,6 +1,11 @@
-"""A cgroup (v1 memory and pids controllers) per sandbox: a hard memory limit and a process count.
+"""A cgroup per sandbox: a hard memory limit and a process count, on cgroup v1 or v2.
 
-Where the machine has no writable cgroup, the sandbox runs without one and says so.
+v1: a group in this process's own memory and pids hierarchies (``memory.limit_in_bytes``).
+v2: a group beside this process's own, in the nearest folder of the unified hierarchy whose
+memory and pids controllers can be handed to children (``memory.max``, ``memory.swap.max``,
+``pids.max``; OOM kills read from ``memory.events``). A delegated subtree works the same way.
+Where neither is writable, the sandbox runs without a group, :func:`memory_limit` says so, and
+the walls fall back to rlimits. Either way the worker reaps what a sandbox leaves behind.
 """
 import os
 import pathlib
@@ -8,55 +13,120 @@ import signal
 import time
 
 CONTROLLERS = ("memory", "pids")
+PR_SET_CHILD_SUBREAPER = 36
+_joined_memory_limit = False  # in a sandbox: whether it joined a group with a memory limit
 
 
-def _own_path(controller):
-    for line in pathlib.Path("/proc/self/cgroup").read_text().splitlines():
-        _, names, path = line.split(":", 2)
+def _cgroup_lines():
+    return [line.split(":", 2) for line in pathlib.Path("/proc/self/cgroup").read_text().splitlines()]
+
+
+def _v1_path(controller):
+    for _, names, path in _cgroup_lines():
         if controller in names.split(","):
-            return pathlib.Path("/sys/fs/cgroup", controller) / path.lstrip("/")
+            mount = pathlib.Path("/sys/fs/cgroup", controller)
+            return mount / path.lstrip("/") if mount.is_dir() else None
     return None
+
+
+def _v2_mount():
+    for line in pathlib.Path("/proc/self/mountinfo").read_text().splitlines():
+        fields = line.split()
+        if fields[fields.index("-") + 1] == "cgroup2":
+            return pathlib.Path(fields[4])
+    return None
+
+
+def _v2_base():
+    """The nearest folder at or above this process's v2 group where sandbox groups can get memory
+    and pids controllers, or None."""
+    mount = _v2_mount()
+    own = next((path for number, _, path in _cgroup_lines() if number == "0"), None)
+    if mount is None or own is None:
+        return None
+    folder = mount / own.lstrip("/")
+    for candidate in [folder, *folder.parents]:
+        if not candidate.is_relative_to(mount):
+            break
+        try:
+            available = set((candidate / "cgroup.controllers").read_text().split())
+            if not set(CONTROLLERS) <= available:
+                return None
+            enabled = set((candidate / "cgroup.subtree_control").read_text().split())
+            if not set(CONTROLLERS) <= enabled:  # fails on a group that holds processes (but the root)
+                (candidate / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in CONTROLLERS))
+            if os.access(candidate, os.W_OK) and os.access(candidate / "cgroup.procs", os.W_OK):
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+def _version():
+    if _v1_path("memory") is not None:
+        return 1
+    return 2 if _v2_base() is not None else None
 
 
 class Cgroup:
     """One group of processes with a memory limit and a cap on how many there may be."""
 
     def __init__(self, name, memory_bytes, processes):
-        self.dirs = {}
-        for controller in CONTROLLERS:
-            base = _own_path(controller)
-            if base is None:
-                continue
-            path = base / name
-            try:
-                path.mkdir(exist_ok=True)
-            except OSError:
-                continue
-            self.dirs[controller] = path
-        self._write("memory", "memory.limit_in_bytes", memory_bytes)
-        self._write("memory", "memory.memsw.limit_in_bytes", memory_bytes)
-        self._write("pids", "pids.max", processes)
+        self.dirs, self.version = {}, _version()
+        if self.version == 1:
+            for controller in CONTROLLERS:
+                base = _v1_path(controller)
+                if base is not None:
+                    self._make(controller, base / name)
+            self._write("memory", "memory.limit_in_bytes", memory_bytes)
+            self._write("memory", "memory.memsw.limit_in_bytes", memory_bytes)
+            self._write("pids", "pids.max", processes)
+        elif self.version == 2 and self._make("unified", _v2_base() / name):
+            self._write("unified", "memory.swap.max", 0)
+            self._write("unified", "pids.max", processes)
+            if not self._write("unified", "memory.max", memory_bytes):  # no limit: no group
+                self._remove_dirs(self.dirs.values())
+                self.dirs.clear()
+
+    def _make(self, key, path):
+        try:
+            path.mkdir(exist_ok=True)
+        except OSError:
+            return False
+        self.dirs[key] = path
+        return True
 
     @property
     def limits_memory(self):
-        return "memory" in self.dirs
+        return "memory" in self.dirs or "unified" in self.dirs
+
+    def _memory_dir(self):
+        return self.dirs.get("memory") or self.dirs.get("unified")
 
     def _write(self, controller, name, value):
         if controller in self.dirs:
             try:
                 (self.dirs[controller] / name).write_text(str(value))
+                return True
             except OSError:
                 pass
+        return False
 
     def add(self, pid):
+        """Put ``pid`` (called by the sandbox itself, before its walls) in the group."""
+        global _joined_memory_limit
         for controller in self.dirs:
-            self._write(controller, "cgroup.procs", pid)
+            joined = self._write(controller, "cgroup.procs", pid)
+            if controller in ("memory", "unified") and joined:
+                _joined_memory_limit = True
 
     def oom_kills(self):
-        if "memory" not in self.dirs:
+        folder = self._memory_dir()
+        if folder is None:
             return 0
+        name = "memory.oom_control" if self.version == 1 else "memory.events"
         try:
-            text = (self.dirs["memory"] / "memory.oom_control").read_text()
+            text = (folder / name).read_text()
         except OSError:
             return 0
         fields = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
@@ -85,11 +155,72 @@ class Cgroup:
             time.sleep(0.005)
 
     def remove(self):
+        """Kill the group's processes, remove it, and reap whatever the sandbox left (see reap_leftovers)."""
         self.kill_all()
-        for path in self.dirs.values():
+        self._remove_dirs(self.dirs.values())
+        reap_leftovers()
+
+    @staticmethod
+    def _remove_dirs(paths):
+        for path in paths:
             for _ in range(100):
                 try:
                     path.rmdir()
                     break
+                except FileNotFoundError:
+                    break
                 except OSError:
                     time.sleep(0.01)
+
+
+def memory_limit():
+    """How this machine limits a sandbox's memory: 'cgroup v1', 'cgroup v2' or 'rlimit' (address space only)."""
+    probe = Cgroup(f"attention-kit-{os.getpid()}-probe", 1 << 30, 16)
+    try:
+        return f"cgroup v{probe.version}" if probe.limits_memory else "rlimit"
+    finally:
+        probe.remove()
+
+
+def joined_memory_limit():
+    """In a sandbox: True when it is in a group with a memory limit (else the walls add an rlimit)."""
+    return _joined_memory_limit
+
+
+def become_subreaper():
+    """Orphans of a sandbox become this process's children (where no PID namespace kills them)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _children():
+    me, found = os.getpid(), set()  # zombies included: the loop below reaps them
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def reap_leftovers():
+    """Kill and reap every child still left to this worker: the sandbox's own child is reaped by
+    then, so what remains are processes a sandbox left behind and that were reparented here."""
+    for _ in range(500):
+        children = _children()
+        if not children:
+            return
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        time.sleep(0.002)

@@ -1,13 +1,20 @@
-"""Walls around a sandbox process: namespaces, hidden paths, limits, an unprivileged user, a cgroup."""
+"""Walls around a sandbox process: namespaces, hidden paths, a fresh /proc, a read-only filesystem,
+limits, an unprivileged user."""
 import ctypes
 import os
+import re
 import pathlib
 import resource
 import signal
 
-CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x40000000, 0x20000000
-MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x1000, 0x4000, 0x40000
-PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUSER = (0x00020000, 0x40000000, 0x20000000,
+                                                                    0x08000000, 0x10000000)
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = (
+    0x1, 0x2, 0x4, 0x8, 0x20, 0x1000, 0x4000, 0x40000)
+KEPT_MOUNT_FLAGS = 0x1 | 0x2 | 0x4 | 0x8 | 0x400 | 0x800 | 0x1000  # statvfs f_flag bits that are also mount flags
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT = 1, 38, 24, 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+CAPABILITY_VERSION_3 = 0x20080522
 NOBODY = 65534
 PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 
@@ -20,10 +27,48 @@ def _check(result, what):
         raise OSError(errno, f"{what}: {os.strerror(errno)}")
 
 
-def enter_namespaces():
-    """New mount, network and PID namespaces: the next child is PID 1 of a world of its own."""
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID), "unshare")
+def enter_namespaces(user=False):
+    """New mount, network, PID and IPC namespaces: the next child is PID 1 of a world of its own.
+    With ``user``, inside a new user namespace where the caller is nobody (no root needed)."""
+    uid, gid = os.geteuid(), os.getegid()
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | (CLONE_NEWUSER if user else 0)),
+           "unshare")
+    if user:
+        pathlib.Path("/proc/self/setgroups").write_text("deny")
+        pathlib.Path("/proc/self/uid_map").write_text(f"{NOBODY} {uid} 1")
+        pathlib.Path("/proc/self/gid_map").write_text(f"{NOBODY} {gid} 1")
     _check(_libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make mounts private")
+
+
+def mount_proc():
+    """A /proc of this PID namespace: no process outside the sandbox is visible."""
+    _check(_libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None), "mount /proc")
+
+
+def _mount_points():
+    points = []
+    for line in pathlib.Path("/proc/self/mountinfo").read_text().splitlines():
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+        points.append(point)
+    return points
+
+
+def read_only_except(writable):
+    """Every mount read-only, but the folders in ``writable`` (the sandbox's private tmpfs mounts).
+
+    A mount that cannot be remounted and is still writable stops the sandbox."""
+    writable = {os.path.realpath(w) for w in writable}
+    for point in dict.fromkeys(_mount_points()):
+        if point in writable:
+            continue
+        try:
+            flags = os.statvfs(point).f_flag
+        except OSError:
+            continue  # out of reach (covered by another mount)
+        if flags & MS_RDONLY:
+            continue
+        keep = (flags & KEPT_MOUNT_FLAGS) | MS_RDONLY | MS_BIND | MS_REMOUNT
+        _check(_libc.mount(None, point.encode(), None, keep, None), f"make {point} read-only")
 
 
 def _mount_tmpfs(path, size, mode="1777"):
@@ -97,19 +142,25 @@ def paths_to_hide(secret_roots, keep):
     return hidden
 
 
-def limit(limits):
-    """Per-process limits that hold whatever the code does: file size, processes, CPU, core dumps."""
+def limit(limits, address_space=False, processes=None):
+    """Per-process limits that hold whatever the code does: file size, processes, CPU, core dumps.
+    With ``address_space``, memory too: the worker's address space plus ``memory_bytes`` (used where
+    no cgroup limits memory; it counts mapped, not resident, memory)."""
     cpu = int(limits["notebook_seconds"]) + 5
-    for name, value in ((resource.RLIMIT_FSIZE, limits["file_bytes"]), (resource.RLIMIT_NPROC, limits["processes"]),
+    processes = limits["processes"] if processes is None else processes
+    for name, value in ((resource.RLIMIT_FSIZE, limits["file_bytes"]), (resource.RLIMIT_NPROC, processes),
                         (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 256)):
         resource.setrlimit(name, (value, value))
+    if address_space:
+        mapped = resource.getpagesize() * int(pathlib.Path("/proc/self/statm").read_text().split()[0])
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + limits["memory_bytes"],) * 2)
 
 
-def clean_environment():
+def clean_environment(home="/tmp"):
     """Nothing of the grader's environment: no NBGRADER_* variables, no instructor's settings."""
     path = os.environ.get("PATH", "/usr/bin:/bin")
     os.environ.clear()
-    os.environ.update({"PATH": path, "HOME": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"})
+    os.environ.update({"PATH": path, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8", "MPLBACKEND": "Agg"})
 
 
 def die_with_parent(parent):
@@ -127,6 +178,22 @@ def drop_privileges():
     os.setuid(NOBODY)
     _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     die_with_parent(parent)
+
+
+def drop_capabilities():
+    """Give up every capability (those a user namespace grants its creator) and never regain one."""
+    for capability in range(int(pathlib.Path("/proc/sys/kernel/cap_last_cap").read_text()) + 1):
+        _libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)
+    _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _check(_libc.capset(header, data), "drop capabilities")
+    no_new_privileges()
+
+
+def no_new_privileges():
+    """No set-user-id program or file capability can give this process or its children more rights."""
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
 
 
 def isolate_fds(keep_fd):

@@ -1,11 +1,13 @@
 """The grader's side of the sandbox: warm workers started once, jobs spread over all cores."""
 import os
+import pathlib
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 
-from . import protocol
+from . import levels, protocol
 
 MAX_RESULT_BYTES = 256 << 20
 
@@ -18,38 +20,59 @@ class SandboxUnavailable(RuntimeError):
     """The machine cannot run the sandbox: grading stops rather than record wrong zeros."""
 
 
-class Worker:
-    """One warm worker process (see zygote.py) and its pipes."""
+def worker_environment(folder):
+    """All a worker inherits: nothing of the grader's environment reaches a sandbox, not even
+    through /proc/self/environ."""
+    kept = {name: os.environ[name] for name in ("PATH", "PYTHONPATH") if name in os.environ}
+    return {**kept, "HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
+            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
-    def __init__(self):
-        self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                        env={**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"})
-        self.ready = False
+
+class Worker:
+    """One warm worker process (see zygote.py) and its pipes, at ``isolation`` ('auto' or a level)."""
+
+    def __init__(self, isolation="auto"):
+        self.folder = tempfile.mkdtemp(prefix="attention-kit-worker-")  # its temporary files, removed on close
+        self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", isolation],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        cwd=pathlib.Path(__file__).resolve().parents[2],
+                                        env=worker_environment(self.folder))
+        self.ready, self.isolation = False, None
+
+    def start(self):
+        """Wait for the worker's hello: its isolation level, or why the sandbox cannot start here."""
+        if not self.ready:
+            try:
+                hello = protocol.read(self.process.stdout.fileno(), 1 << 14)
+            except (OSError, protocol.ProtocolError) as error:
+                raise WorkerDied(str(error)) from None
+            if not hello.get("ready"):
+                raise SandboxUnavailable(hello.get("error"))
+            self.ready, self.isolation = True, hello.get("isolation")
 
     def run(self, job):
+        self.start()
         try:
-            if not self.ready:
-                hello = protocol.read(self.process.stdout.fileno(), 1 << 12)
-                if not hello.get("ready"):
-                    raise SandboxUnavailable(hello.get("error"))
-                self.ready = True
             protocol.write(self.process.stdin.fileno(), job)
             self.process.stdin.flush()
-            return protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES)
+            result = protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES)
         except (OSError, protocol.ProtocolError) as error:
             raise WorkerDied(str(error)) from None
+        if isinstance(result, dict):
+            result["isolation"] = self.isolation
+        return result
 
     def close(self):
         self.process.kill()
         self.process.wait()
+        levels.remove_tree(self.folder)
 
 
 class Pool:
     """Warm workers, one per core by default, started when first needed."""
 
-    def __init__(self, workers=None):
-        self.size = workers or os.cpu_count() or 1
+    def __init__(self, workers=None, isolation="auto"):
+        self.size, self.isolation = workers or os.cpu_count() or 1, isolation
         self.idle = queue.Queue()
         self.started = []
         self.lock = threading.Lock()
@@ -57,10 +80,23 @@ class Pool:
     def _take(self):
         with self.lock:
             if self.idle.empty() and len(self.started) < self.size:
-                worker = Worker()
+                worker = Worker(self.isolation)
                 self.started.append(worker)
                 return worker
         return self.idle.get()
+
+    def start(self):
+        """Start a worker now: raises SandboxUnavailable at once where the sandbox cannot run here."""
+        worker = self._take()
+        try:
+            worker.start()
+        except (SandboxUnavailable, WorkerDied):
+            with self.lock:
+                self.started.remove(worker)
+            worker.close()
+            raise
+        self.idle.put(worker)
+        return worker.isolation
 
     def run(self, job):
         """Run one job on a free worker; a worker that dies is replaced and the job tried once more."""

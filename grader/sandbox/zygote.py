@@ -6,16 +6,14 @@ cgroup, and the worker watches it from outside. When the child dies or hangs, th
 starts a new one that skips what killed the last, so the rest of the notebook is still graded.
 """
 import os
-import pathlib
 import select
 import signal
 import sys
 import time
 
-from . import isolation, protocol
+from . import isolation, levels, protocol
 from .cgroup import Cgroup
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[1]  # the kit's package: its hidden parts are covered
 MAX_JOB_BYTES = 64 << 20
 GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8
@@ -49,12 +47,11 @@ class Run:
 
 
 def _child(job, skip, write_fd, zygote):
-    """In the fork: isolate, then run the job as PID 1 of new namespaces."""
+    """In the fork: wall it in at the worker's isolation level (see levels.py), then run the job."""
     from .runner import run_job
     isolation.die_with_parent(zygote)
     isolation.isolate_fds(write_fd)
-    isolation.enter_namespaces()
-    isolation.hide(job["hide"], job["limits"]["tmp_bytes"], [sys.base_prefix, sys.prefix, PACKAGE])
+    levels.enter(job)
     for _ in range(2):  # PID 1 of the namespace only waits: the kernel spares an init from its own faults
         parent = os.getpid()
         pid = os.fork()
@@ -62,10 +59,7 @@ def _child(job, skip, write_fd, zygote):
             _, status = os.waitpid(pid, 0)
             os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
         isolation.die_with_parent(parent)
-    isolation.limit(job["limits"])
-    isolation.clean_environment()
-    isolation.drop_privileges()
-    os.chdir("/tmp")
+    levels.seal(job)
     run_job(job, skip, lambda event: protocol.write(write_fd, event))
     os._exit(0)
 
@@ -151,8 +145,8 @@ def self_test():
                       "output_chars": 1000, "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
     result = supervise(job, f"attention-kit-{os.getpid()}-selftest")
     return None if result["status"] == "graded" else (
-        "the sandbox cannot start on this machine (it needs Linux, root, and mount, network and PID "
-        f"namespaces): a test job ended as '{result['status']}'")
+        f"the sandbox cannot start on this machine: a test job at isolation level {levels.describe()!r} "
+        f"ended as '{result['status']}'")
 
 
 def main():
@@ -160,8 +154,10 @@ def main():
     warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    problem = self_test()
-    protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid()})
+    _, problem = levels.choose(sys.argv[1] if len(sys.argv) > 1 else "auto")
+    problem = problem or self_test()
+    protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid(),
+                            "isolation": levels.describe()})
     if problem:
         return
     serial = 0
