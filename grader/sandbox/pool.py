@@ -28,11 +28,25 @@ def worker_environment(folder):
             "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
+WORKER_FOLDER = "attention-kit-worker-"
+
+
+def worker_folder():
+    """A private temporary folder for a new worker, named after this grader; the folders of graders
+    that were killed before they could remove theirs are removed first."""
+    root = pathlib.Path(tempfile.gettempdir())
+    for old in root.glob(WORKER_FOLDER + "*"):
+        pid = old.name.removeprefix(WORKER_FOLDER).split("-")[0]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}") and old.stat().st_uid == os.getuid():
+            levels.remove_tree(old)
+    return tempfile.mkdtemp(prefix=f"{WORKER_FOLDER}{os.getpid()}-")
+
+
 class Worker:
     """One warm worker process (see zygote.py) and its pipes, at ``isolation`` ('auto' or a level)."""
 
     def __init__(self, isolation="auto"):
-        self.folder = tempfile.mkdtemp(prefix="attention-kit-worker-")  # its temporary files, removed on close
+        self.folder = worker_folder()
         self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", isolation],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         cwd=pathlib.Path(__file__).resolve().parents[2],

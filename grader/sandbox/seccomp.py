@@ -18,9 +18,11 @@ DENIED = ("socket", "shmget", "semget", "msgget", "mq_open", "add_key", "request
           "io_uring_setup")
 ARCHITECTURES = {  # machine: (AUDIT_ARCH_*, system call numbers)
     "x86_64": (0xC000003E, {"socket": 41, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240,
-                            "add_key": 248, "request_key": 249, "keyctl": 250, "io_uring_setup": 425}),
+                            "add_key": 248, "request_key": 249, "keyctl": 250, "io_uring_setup": 425,
+                            "unshare": 272}),
     "aarch64": (0xC00000B7, {"socket": 198, "shmget": 194, "semget": 190, "msgget": 186, "mq_open": 180,
-                             "add_key": 217, "request_key": 218, "keyctl": 219, "io_uring_setup": 425}),
+                             "add_key": 217, "request_key": 218, "keyctl": 219, "io_uring_setup": 425,
+                             "unshare": 97}),
 }
 
 
@@ -32,10 +34,10 @@ class SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
 
 
-def program(machine=None):
+def program(names=DENIED, machine=None):
     """The filter's instructions, as (code, jt, jf, k)."""
     arch, numbers = ARCHITECTURES[machine or platform.machine()]
-    denied = [numbers[name] for name in DENIED]
+    denied = [numbers[name] for name in names]
     deny_at = 4 + len(denied) + 1       # index of the 'deny' return
     kill_at = deny_at + 1
     code = [(LD_ABS_W, 0, 0, 4),          # seccomp_data.arch
@@ -48,11 +50,12 @@ def program(machine=None):
     return code
 
 
-def install():
-    """Apply the filter to this process and every child it will have (raises OSError where it cannot)."""
+def install(names=DENIED):
+    """Deny the system calls ``names`` to this process and every child it will have (raises OSError
+    where it cannot)."""
     if platform.machine() not in ARCHITECTURES:
         raise OSError(f"no seccomp filter for the {platform.machine()} architecture")
-    code = program()
+    code = program(names)
     filters = (SockFilter * len(code))(*[SockFilter(*instruction) for instruction in code])
     fprog = SockFprog(len(code), filters)
     libc = ctypes.CDLL(None, use_errno=True)
