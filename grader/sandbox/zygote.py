@@ -46,7 +46,8 @@ def warm_up():
     from .shell import new_shell
     shell = new_shell()
     shell.run("import matplotlib.pyplot as plt\nplt.plot([0, 1]);", 100)  # the inline backend, drawn once
-    shell.reset(new_session=False)  # each notebook starts at In [1] with an empty namespace
+    shell.reset(new_session=False)  # each notebook starts with an empty namespace, at In [1]
+    shell.execution_count = 1
     from . import runner  # noqa: F401 (imported here, so that every sandbox has it)
 
 
