@@ -2,7 +2,8 @@
 
 Reads {"course", "assignment", "students": {student: fingerprint}} as JSON on stdin; prints each
 student's id when nbgrader is done with them and their completion marker is written, or
-``! <student> <error>`` when nbgrader failed for them (they are graded again on the next run).
+``! <student> <error>`` when nbgrader failed for them (they are graded again on the next run),
+or ``!! <why>`` and nothing else when the sandbox cannot start on this machine.
 """
 import json
 import os
@@ -10,6 +11,12 @@ import pathlib
 import sys
 
 from nbgrader.apps.autogradeapp import AutogradeApp
+from traitlets.config.loader import PyFileConfigLoader
+
+from ..sandbox.pool import SandboxUnavailable
+from .preprocessors import SandboxExecute, shared_pool
+
+SANDBOX_UNAVAILABLE = "!!"
 
 
 def done_marker(course, assignment, student):
@@ -25,9 +32,20 @@ def grade_student(course, assignment, student):
     AutogradeApp.clear_instance()
 
 
+def start_sandbox(course):
+    """This process's warm worker, started before any student, at the course's isolation setting."""
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    shared_pool(SandboxExecute(config=config).isolation).start()
+
+
 def main():
     order = json.load(sys.stdin)
     os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    try:
+        start_sandbox(order["course"])
+    except SandboxUnavailable as error:
+        print(SANDBOX_UNAVAILABLE, str(error).replace("\n", " "), flush=True)
+        sys.exit(3)
     failed = False
     for student, fingerprint in order["students"].items():
         try:

@@ -1,10 +1,10 @@
-"""``autograde``: every student's submission through nbgrader, the sandbox warmed and run in parallel first.
+"""``autograde``: every student's submission through nbgrader's own autograde, with the kit's sandbox as its executor.
 
 Steps: take the course's grading lock; set aside notebooks nbgrader cannot read (recorded as
-'invalid'); run every remaining notebook in the sandbox on all cores; then let nbgrader's own
-autograde do its usual work student by student, with the sandbox results at hand. A student
-whose submission was fully graded before is skipped unless ``force``: a grader killed half-way
-simply picks up where it stopped.
+'invalid'); then let nbgrader's own autograde do its usual work, the students shared out over one
+process per core, each with its own warm sandbox worker (nbgrader_config.py puts the kit's
+SandboxExecute in place of nbgrader's kernel). A student whose submission was fully graded before
+is skipped unless ``force``: a grader killed half-way simply picks up where it stopped.
 """
 import contextlib
 import fcntl
@@ -18,15 +18,11 @@ import sys
 import time
 
 import nbformat
-from traitlets.config.loader import PyFileConfigLoader
 
 from .. import course as courses
-from ..sandbox.pool import Pool
 from .. import records as record
-from . import cache
-from .jobs import build_job, graded_exercises, is_test_cell, job_key
-from .nbgrader_pass import done_marker
-from .preprocessors import SandboxExecute
+from ..sandbox.pool import SandboxUnavailable
+from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress
 from .table import grade_table
 
@@ -68,27 +64,6 @@ def set_aside_invalid(course, assignment, student, path):
     return True
 
 
-def as_nbgrader_will_run(path, released):
-    """The submission as nbgrader's sanitising leaves it, as far as the sandbox job is concerned."""
-    nb = nbformat.read(path, as_version=4)
-    tests = {c.metadata["nbgrader"]["grade_id"]: c for c in released.cells if is_test_cell(c)}
-    seen = set()
-    for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id in tests and grade_id not in seen:
-            seen.add(grade_id)
-            cell.metadata["nbgrader"] = dict(tests[grade_id].metadata["nbgrader"])
-        elif grade_id in seen or (grade_id and is_test_cell(cell)):
-            cell.metadata.pop("nbgrader", None)
-    nb.cells.extend(c for g, c in tests.items() if g not in seen)
-    return nb
-
-
-def _settings(course):
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
-    return SandboxExecute(config=config)
-
-
 def _gradebook_wal(course):
     """Let several nbgrader processes share the SQLite gradebook: readers no longer block the writer."""
     url = courses.course_directory(course).db_url
@@ -111,14 +86,19 @@ def record_grades(course, assignment, fingerprints, processes):
         child.stdin.write(json.dumps(order))
         child.stdin.close()
         children.append(child)
-    failures = []
+    failures, unavailable = [], None
     for child in children:
         for line in child.stdout:
+            if line.startswith(SANDBOX_UNAVAILABLE):
+                unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()
+                continue
             progress.step(line.strip())
             if line.startswith("!"):
                 failures.append(line[1:].strip())
         child.wait()
     progress.close()
+    if unavailable:
+        raise SandboxUnavailable(unavailable)
     if failures:
         raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again):\n  "
                            + "\n  ".join(failures))
@@ -130,7 +110,6 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
     started = time.monotonic()
     with grading_lock(course, assignment):
         submitted = courses.folder(course, "submitted", "*", assignment)
-        release = courses.folder(course, "release", ".", assignment)
         todo = {}
         for student_dir in sorted(submitted.parent.parent.glob(f"*/{assignment}")):
             student = student_dir.parent.name
@@ -143,29 +122,9 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
             if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
                 continue
             todo[student] = notebooks
-        settings = _settings(course)
-        limits = settings.limits()
-        jobs, fingerprints = [], {s: _fingerprint(n) for s, n in todo.items()}
-        for student, notebooks in todo.items():
-            for path in notebooks:
-                released_path = release / path.name
-                if released_path.exists():
-                    nb = as_nbgrader_will_run(path, nbformat.read(released_path, as_version=4))
-                    if graded_exercises(nb):
-                        jobs.append(build_job(nb, course, limits)[0])
-        pool = Pool(workers or os.cpu_count() or 1, settings.isolation)
-        try:
-            if jobs:
-                pool.start()  # where the sandbox cannot run, stop here with the reason (see cli.py)
-            progress = Progress(len(jobs), "running notebooks in the sandbox")
-            pool.map(jobs, on_result=lambda i, result: (cache.put(course, assignment, job_key(jobs[i]), result),
-                                                         progress.step()))
-            progress.close()
-        finally:
-            pool.close()
+        fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
         record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
-        cache.clear(course, assignment)
-    print(f"graded {len(todo)} students, {len(jobs)} notebooks in {time.monotonic() - started:.1f} s",
-          file=sys.stderr)
+    count = sum(len(n) for n in todo.values())
+    print(f"graded {len(todo)} students, {count} notebooks in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return grade_table(course, assignment)
 

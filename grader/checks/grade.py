@@ -40,9 +40,12 @@ class Grade:
         return total_score(self.results)
 
     def result(self):
-        """The score, for nbgrader's partial credit; no points at all is an error."""
+        """What the test cell returns to nbgrader: nothing when every check passed (full marks, and
+        ``nbgrader validate`` passes), the score when only some did (partial credit), an error when none did."""
         if self.score == 0:
             raise CheckFailed(f"{self.name}: no points yet; see the messages above.")
+        if all(r.failure is None for r in self.results):
+            return None
         return float(self.score)
 
 

@@ -5,7 +5,7 @@ v2: a group beside this process's own, in the nearest folder of the unified hier
 memory and pids controllers can be handed to children (``memory.max``, ``memory.swap.max``,
 ``pids.max``; OOM kills read from ``memory.events``). A delegated subtree works the same way.
 Where neither is writable, the sandbox runs without a group, :func:`memory_limit` says so, and
-the walls fall back to rlimits. Either way the worker reaps what a sandbox leaves behind.
+the walls fall back to rlimits; :func:`kill_below` then ends what a sandbox leaves behind.
 """
 import os
 import pathlib
@@ -14,7 +14,6 @@ import time
 
 CONTROLLERS = ("memory", "pids")
 PR_SET_CHILD_SUBREAPER = 36
-_joined_memory_limit = False  # in a sandbox: whether it joined a group with a memory limit
 
 
 def _cgroup_lines():
@@ -113,12 +112,10 @@ class Cgroup:
         return False
 
     def add(self, pid):
-        """Put ``pid`` (called by the sandbox itself, before its walls) in the group."""
-        global _joined_memory_limit
         for controller in self.dirs:
-            joined = self._write(controller, "cgroup.procs", pid)
-            if controller in ("memory", "unified") and joined:
-                _joined_memory_limit = True
+            if not self._write(controller, "cgroup.procs", pid) and controller in ("memory", "unified"):
+                self.dirs.pop(controller)  # not in the group: its memory is not limited by it
+                break
 
     def oom_kills(self):
         folder = self._memory_dir()
@@ -155,10 +152,8 @@ class Cgroup:
             time.sleep(0.005)
 
     def remove(self):
-        """Kill the group's processes, remove it, and reap whatever the sandbox left (see reap_leftovers)."""
         self.kill_all()
         self._remove_dirs(self.dirs.values())
-        reap_leftovers()
 
     @staticmethod
     def _remove_dirs(paths):
@@ -182,45 +177,39 @@ def memory_limit():
         probe.remove()
 
 
-def joined_memory_limit():
-    """In a sandbox: True when it is in a group with a memory limit (else the walls add an rlimit)."""
-    return _joined_memory_limit
-
-
 def become_subreaper():
-    """Orphans of a sandbox become this process's children (where no PID namespace kills them)."""
+    """Orphans of this process's descendants become its children (where no PID namespace holds them)."""
     import ctypes
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def _children():
-    me, found = os.getpid(), set()  # zombies included: the loop below reaps them
+def _descendants(root):
+    children = {}
     for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            state, parent = stat.read_text().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError):
             continue
-        if int(fields[1]) == me:
-            found.add(int(stat.parent.name))
+        if state != "Z":  # a zombie is already dead; its parent (or the fork server) reaps it
+            children.setdefault(int(parent), []).append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
     return found
 
 
-def reap_leftovers():
-    """Kill and reap every child still left to this worker: the sandbox's own child is reaped by
-    then, so what remains are processes a sandbox left behind and that were reparented here."""
+def kill_below(root):
+    """SIGKILL every process below ``root`` (a subreaper: what a sandbox leaves is reparented to it)
+    until none is left."""
     for _ in range(500):
-        children = _children()
-        if not children:
+        below = _descendants(root)
+        if not below:
             return
-        for pid in children:
+        for pid in below:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        while True:
-            try:
-                if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                    break
-            except ChildProcessError:
-                break
         time.sleep(0.002)

@@ -58,8 +58,9 @@ def enter(job):
 
 
 def seal(job):
-    """In the process that will run the job: the other walls, the limits, the working folder."""
-    limits, memory_by_rlimit = job["limits"], not cgroup.joined_memory_limit()
+    """In the process that will run the job: the other walls, the limits, the working folder.
+    ``job`` is the sandbox's spec; its "cgroup_memory" says whether a cgroup limits its memory."""
+    limits, memory_by_rlimit = job["limits"], not job.get("cgroup_memory")
     if _level in ("root", "userns"):
         isolation.mount_proc()
         isolation.read_only_except(isolation.PRIVATE_TMP)
@@ -159,7 +160,6 @@ def probe(level):
 def choose(requested="auto"):
     """Use the strongest level that works here (or the ``requested`` one): (level, None), or
     (None, a message that says what is missing and how to accept weaker isolation)."""
-    cgroup.become_subreaper()
     if requested not in ("auto", *LEVELS):
         return None, f"unknown isolation level {requested!r}: use one of auto, {', '.join(LEVELS)}"
     why = {}

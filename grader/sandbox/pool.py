@@ -1,4 +1,4 @@
-"""The grader's side of the sandbox: warm workers started once, jobs spread over all cores."""
+"""The grader's side of the sandbox: warm workers started once, each job run on a free one."""
 import os
 import pathlib
 import queue
@@ -20,15 +20,15 @@ class SandboxUnavailable(RuntimeError):
     """The machine cannot run the sandbox: grading stops rather than record wrong zeros."""
 
 
+WORKER_FOLDER = "attention-kit-worker-"
+
+
 def worker_environment(folder):
     """All a worker inherits: nothing of the grader's environment reaches a sandbox, not even
     through /proc/self/environ."""
     kept = {name: os.environ[name] for name in ("PATH", "PYTHONPATH") if name in os.environ}
     return {**kept, "HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
             "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-WORKER_FOLDER = "attention-kit-worker-"
 
 
 def worker_folder():
@@ -51,30 +51,27 @@ class Worker:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         cwd=pathlib.Path(__file__).resolve().parents[2],
                                         env=worker_environment(self.folder))
-        self.ready, self.isolation = False, None
+        self.isolation = None
 
     def start(self):
         """Wait for the worker's hello: its isolation level, or why the sandbox cannot start here."""
-        if not self.ready:
+        if self.isolation is None:
             try:
                 hello = protocol.read(self.process.stdout.fileno(), 1 << 14)
             except (OSError, protocol.ProtocolError) as error:
                 raise WorkerDied(str(error)) from None
             if not hello.get("ready"):
                 raise SandboxUnavailable(hello.get("error"))
-            self.ready, self.isolation = True, hello.get("isolation")
+            self.isolation = hello.get("isolation")
 
     def run(self, job):
         self.start()
         try:
             protocol.write(self.process.stdin.fileno(), job)
             self.process.stdin.flush()
-            result = protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES)
+            return {**protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES), "isolation": self.isolation}
         except (OSError, protocol.ProtocolError) as error:
             raise WorkerDied(str(error)) from None
-        if isinstance(result, dict):
-            result["isolation"] = self.isolation
-        return result
 
     def close(self):
         self.process.kill()
@@ -128,29 +125,6 @@ class Pool:
             self.idle.put(worker)
             return result
 
-    def map(self, jobs, on_result=None):
-        """Run many jobs in parallel, in as many threads as workers; results in the jobs' order."""
-        results = [None] * len(jobs)
-        todo = queue.Queue()
-        for item in enumerate(jobs):
-            todo.put(item)
-
-        def drain():
-            while True:
-                try:
-                    index, job = todo.get_nowait()
-                except queue.Empty:
-                    return
-                results[index] = self.run(job)
-                if on_result:
-                    on_result(index, results[index])
-
-        threads = [threading.Thread(target=drain) for _ in range(min(self.size, len(jobs)))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return results
 
     def close(self):
         for worker in self.started:
