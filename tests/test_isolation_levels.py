@@ -101,15 +101,19 @@ def _user_python(home):
     return str(venv / "bin" / "python")
 
 
-@pytest.fixture(scope="module")
-def grader_user():
-    """(home, python) of an unprivileged user who can run the grader."""
-    if os.geteuid() != 0:
-        pytest.skip("making a user needs root")
+def make_grader_user():
+    """(home, python) of an unprivileged user who can run the grader; made if missing (needs root)."""
     if _run(["id", USER]).returncode:
         subprocess.run(["useradd", "--create-home", "--shell", "/bin/sh", USER], check=True)
     home = pathlib.Path(pwd.getpwnam(USER).pw_dir)
     return home, _user_python(home)
+
+
+@pytest.fixture(scope="module")
+def grader_user():
+    if os.geteuid() != 0:
+        pytest.skip("making a user needs root")
+    return make_grader_user()
 
 
 def _as_user(home, python, *arguments):

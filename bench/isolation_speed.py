@@ -1,0 +1,48 @@
+"""Benchmark: the time ``python -m grader autograde`` takes for a small class at each isolation level.
+
+Four students hand in notebook 01 (two right, one wrong answer, one untouched release); the class
+is graded as root at level ``root``, then as an unprivileged user (made with ``useradd``, as in
+tests/test_isolation_levels.py) at ``userns``, and as that user with ``unshare(2)`` denied (the
+worker falls back to ``landlock``). Needs root. Prints the wall-clock time of each run.
+
+    .venv/bin/python -m bench.isolation_speed
+"""
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+import time
+
+os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+from tests import test_isolation_levels as levels  # noqa: E402 (after PATH: nbgrader runs jupyter by name)
+from tests.test_sandbox_attacks import RIGHT, WRONG  # noqa: E402
+
+CLASS = {"s1": RIGHT, "s2": RIGHT, "s3": WRONG, "s4": None}
+
+
+def main():
+    home, python = levels.make_grader_user()
+    for level in ("root", "userns", "landlock"):
+        if level == "root":
+            course = levels._course(pathlib.Path(tempfile.mkdtemp()) / "course", CLASS, "root")
+            command = [sys.executable, "-m", "grader", "autograde", "--course", str(course)]
+        else:
+            course = levels._course(home / f"bench-{level}", CLASS, "auto" if level == "landlock" else level,
+                                    owner=levels.USER)
+            command = levels._as_user(home, python, "-m", "grader", "autograde", "--course", str(course))
+            if level == "landlock":
+                command = levels._without_namespaces(command, python)
+        started = time.monotonic()
+        done = levels._run(command, cwd=course, timeout=900)
+        seconds = time.monotonic() - started
+        found = levels.records(course)
+        isolation = {r.isolation for r in found.values()}
+        scores = {s: r.score for s, r in sorted(found.items())}
+        print(f"{level:9} {seconds:6.1f} s  exit {done.returncode}  {isolation}  {scores}", flush=True)
+        shutil.rmtree(course.parent if level == "root" else course, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
