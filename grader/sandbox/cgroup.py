@@ -7,6 +7,7 @@ memory and pids controllers can be handed to children (``memory.max``, ``memory.
 Where neither is writable, the sandbox runs without a group, :func:`memory_limit` says so, and
 the walls fall back to rlimits; :func:`kill_below` then ends what a sandbox leaves behind.
 """
+import ctypes
 import os
 import pathlib
 import signal
@@ -179,7 +180,6 @@ def memory_limit():
 
 def become_subreaper():
     """Orphans of this process's descendants become its children (where no PID namespace holds them)."""
-    import ctypes
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 

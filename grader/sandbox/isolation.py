@@ -2,8 +2,8 @@
 limits, an unprivileged user."""
 import ctypes
 import os
-import re
 import pathlib
+import re
 import resource
 import signal
 
