@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 
-from . import evidence, isolation, protocol
+from . import evidence, isolation, protocol, runner
 from .cgroup import Cgroup
 from .forkserver import ForkServer
 
@@ -48,7 +48,6 @@ def warm_up():
     shell.run("import matplotlib.pyplot as plt\nplt.plot([0, 1]);", 100)  # the inline backend, drawn once
     shell.reset(new_session=False)  # each notebook starts with an empty namespace, at In [1]
     shell.execution_count = 1
-    from . import runner  # noqa: F401 (imported here, so that every sandbox has it)
 
 
 def sandbox_main(fd, server):
@@ -56,8 +55,7 @@ def sandbox_main(fd, server):
     isolation.die_with_parent(server)
     isolation.isolate_fds(fd)
     output_chars = enter_walls(protocol.read(fd, MAX_JOB_BYTES))
-    from .runner import serve
-    serve(fd, output_chars)
+    runner.serve(fd, output_chars)
 
 
 def enter_walls(spec):
