@@ -1,7 +1,7 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
 import pytest
 
-from grader.checks.framework import judge_parts, plan, run_locally, total_score
+from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.cells import is_test_cell
 from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
@@ -14,8 +14,7 @@ from .conftest import EXERCISES, SOLUTIONS, wrong_answers
 
 def grade_all(name, obj):
     parts = visible_parts(name) + hidden_parts(name)
-    planned = plan(parts)
-    results = judge_parts(planned, run_locally(obj, planned))
+    results = grade_locally(parts, obj)
     return results, total_score(results), sum(p.points for p in parts)
 
 

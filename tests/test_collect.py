@@ -7,7 +7,6 @@ import pytest
 
 from grader.api import collect
 from grader.cli import main
-from grader.checks.registry import notebooks
 
 from .conftest import ROOT, SOLUTIONS
 

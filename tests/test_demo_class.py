@@ -125,7 +125,7 @@ def test_late_and_missing_submissions(plan, folder):
     assert set(plan.submitted_at) - set(plan.late)
     assert any(len(nbs) == len(notebooks()) for nbs in plan.missing.values())
     assert any(len(nbs) < len(notebooks()) for nbs in plan.missing.values())
-    for student, notebooks in plan.missing.items():
-        for nb in notebooks:
+    for student, missing in plan.missing.items():
+        for nb in missing:
             assert plan.expected[student, nb]["status"] == "missing"
             assert not (folder / student / nb).exists()

@@ -4,7 +4,6 @@ The job lists the notebook's code cells in order, as units: a cell to run (``cel
 autograded test cell the kit knows nothing about, run with nbgrader's rules (``test``), or a kit
 test cell (``kit``): the exercise is probed where the cell stands, and judged here.
 """
-import functools
 import pathlib
 import sys
 
@@ -43,9 +42,8 @@ def secret_paths(course):
     return hidden + [str(PACKAGE / "hidden"), str(PACKAGE / "reference")]
 
 
-@functools.cache
 def planned_checks(name):
-    """Every case of an exercise, built once: the cases and their judges never change."""
+    """Every case of an exercise, visible and hidden."""
     return plan(visible_parts(name) + hidden_parts(name))
 
 

@@ -13,6 +13,7 @@ import sys
 from nbgrader.apps.autogradeapp import AutogradeApp
 from traitlets.config.loader import PyFileConfigLoader
 
+from ..course import path_with_venv
 from ..sandbox.pool import SandboxUnavailable
 from .preprocessors import SandboxExecute, shared_pool
 
@@ -40,7 +41,7 @@ def start_sandbox(course):
 
 def main():
     order = json.load(sys.stdin)
-    os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    os.environ["PATH"] = path_with_venv()
     try:
         start_sandbox(order["course"])
     except SandboxUnavailable as error:

@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import warnings
 
 import nbformat
 
@@ -53,7 +54,9 @@ def _fingerprint(notebooks):
 def set_aside_invalid(course, assignment, student, path):
     """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score."""
     try:
-        nbformat.validate(nbformat.read(path, as_version=4))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # cells without ids are fine: nbgrader adds them
+            nbformat.validate(nbformat.read(path, as_version=4))
         return False
     except Exception as error:  # invalid JSON, or not a notebook at all
         reason = f"{record.NOTEBOOK_STATUSES['invalid']}: {type(error).__name__}: {str(error)[:200]}"
@@ -73,8 +76,10 @@ def _gradebook_wal(course):
 
 
 def record_grades(course, assignment, fingerprints, processes):
-    """nbgrader's own autograde, students shared out over ``processes`` processes."""
+    """nbgrader's own autograde, students shared out over ``processes`` processes; what nbgrader
+    logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
     _gradebook_wal(course)
+    log = open(pathlib.Path(course) / "grading" / assignment / "nbgrader.log", "a")
     progress = Progress(len(fingerprints), "recording grades with nbgrader")
     students = list(fingerprints)
     children = []
@@ -82,7 +87,8 @@ def record_grades(course, assignment, fingerprints, processes):
         order = {"course": str(course), "assignment": assignment,
                  "students": {s: fingerprints[s] for s in students[n::processes]}}
         child = subprocess.Popen([sys.executable, "-m", "grader.autograde.nbgrader_pass"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PATH": courses.path_with_venv()})
+                                 stdout=subprocess.PIPE, stderr=log, text=True,
+                                 env={**os.environ, "PATH": courses.path_with_venv()})
         child.stdin.write(json.dumps(order))
         child.stdin.close()
         children.append(child)
@@ -97,11 +103,12 @@ def record_grades(course, assignment, fingerprints, processes):
                 failures.append(line[1:].strip())
         child.wait()
     progress.close()
+    log.close()
     if unavailable:
         raise SandboxUnavailable(unavailable)
     if failures:
-        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again):\n  "
-                           + "\n  ".join(failures))
+        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again; "
+                           f"details in {log.name}):\n  " + "\n  ".join(failures))
 
 
 def autograde(course=".", assignment="self_attention", force=False, workers=None):

@@ -1,5 +1,5 @@
 """The test cells' entry point: run an exercise's checks and report them to the student."""
-from .framework import gate_note, judge_parts, plan, run_locally, total_score
+from .framework import gate_note, grade_locally, total_score
 from .registry import visible_parts
 
 
@@ -31,7 +31,7 @@ class Grade:
         self.add(visible_parts(name))
 
     def add(self, parts):
-        results = judge_parts(planned := plan(parts), run_locally(self.obj, planned))
+        results = grade_locally(parts, self.obj)
         self.results.extend(results)
         print(format_results(self.name, results))
 

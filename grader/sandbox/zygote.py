@@ -13,7 +13,7 @@ import signal
 import sys
 import time
 
-from . import evidence, isolation, levels, protocol
+from . import evidence, isolation, levels, protocol, runner
 from .cgroup import Cgroup, kill_below
 from .forkserver import ForkServer
 
@@ -46,7 +46,6 @@ def warm_up():
     shell.run("import matplotlib.pyplot as plt\nplt.plot([0, 1]);", 100)  # the inline backend, drawn once
     shell.reset(new_session=False)  # each notebook starts with an empty namespace, at In [1]
     shell.execution_count = 1
-    from . import runner  # noqa: F401 (imported here, so that every sandbox has it)
 
 
 def sandbox_main(fd, server):
@@ -54,8 +53,7 @@ def sandbox_main(fd, server):
     isolation.die_with_parent(server)
     isolation.isolate_fds(fd)
     output_chars = enter_walls(protocol.read(fd, MAX_JOB_BYTES))
-    from .runner import serve
-    serve(fd, output_chars)
+    runner.serve(fd, output_chars)
 
 
 def enter_walls(spec):
