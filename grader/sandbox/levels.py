@@ -34,8 +34,6 @@ STUDENT_SAFE = [PACKAGE / "__init__.py", PACKAGE / "checks"]
 SYSTEM_LIBRARIES = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache"]
 DEVICES = ["/dev/urandom", "/dev/random", "/dev/zero"]
 SCRATCH_PREFIX = "attention-kit-sandbox-"
-PROBE_JOB = {"hide": [], "limits": {"memory_bytes": 1 << 30, "processes": 16, "notebook_seconds": 10,
-                                    "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
 _level, _memory = None, None
 
 
@@ -127,7 +125,8 @@ def _processes_of(uid):
 
 
 def probe(level):
-    """Why a sandbox cannot be walled in at ``level`` here, or None when it can."""
+    """Why a sandbox cannot be walled in at ``level`` here, or None when it can (its test spec is
+    made in the probe's own process: nothing shaped like a job stays in the worker's memory)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -135,11 +134,13 @@ def probe(level):
         message = ""
         try:
             use(level)
-            enter(PROBE_JOB)
+            spec = {"hide": [], "limits": {"memory_bytes": 1 << 30, "processes": 16, "notebook_seconds": 10,
+                                           "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
+            enter(spec)
             inner = os.fork()
             if inner:
                 os._exit(os.waitstatus_to_exitcode(os.waitpid(inner, 0)[1]) & 0xFF)
-            seal(PROBE_JOB)
+            seal(spec)
         except BaseException as error:  # noqa: B036 (reported to the worker, whatever it is)
             message = str(error) or type(error).__name__
         os.write(write_fd, message.encode()[:2000])
