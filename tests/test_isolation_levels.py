@@ -113,7 +113,10 @@ def make_grader_user():
 def grader_user():
     if os.geteuid() != 0:
         pytest.skip("making a user needs root")
-    return make_grader_user()
+    made = _run(["id", USER]).returncode != 0
+    yield make_grader_user()
+    if made:
+        _run(["userdel", "--remove", USER])
 
 
 def _as_user(home, python, *arguments):
