@@ -6,8 +6,14 @@ from . import api
 # verb: (help, its own arguments as (name, argparse options)); every verb also takes --course and --assignment.
 VERBS = {
     "release": ("generate the student notebooks and the student bundle zip", []),
-    "collect": ("collect submissions from a <student>/<notebook>.ipynb folder or an LMS zip",
-                [("source", {"help": "a folder or a zip file"})]),
+    "collect": ("collect submissions from an LMS download (Canvas, Moodle, Blackboard, Brightspace, Gradescope) "
+                "or a <student>/<notebook>.ipynb folder",
+                [("source", {"help": "a folder or a zip file"}),
+                 ("--roster", {"dest": "roster_csv", "help": "a roster CSV (id,first_name,last_name,email,"
+                                                             "lms_user_id; default: the gradebook's students)"}),
+                 ("--dry-run", {"action": "store_true", "help": "print what would be collected, copy nothing"}),
+                 ("--timezone", {"default": "UTC", "help": "the LMS's time zone, for Blackboard's and "
+                                                           "Brightspace's local times (default UTC)"})]),
     "autograde": ("grade every submission in the sandbox, through nbgrader; print the grade table",
                   [("--force", {"action": "store_true", "help": "regrade students already graded"}),
                    ("--workers", {"type": int, "help": "sandbox workers (default: one per core)"})]),
