@@ -18,8 +18,11 @@ VERBS = {
                   [("--force", {"action": "store_true", "help": "regrade students already graded"}),
                    ("--workers", {"type": int, "help": "sandbox workers (default: one per core)"})]),
     "feedback": ("write an HTML feedback page per student and notebook", []),
-    "export": ("write the grades as CSV, one row per student and exercise",
-               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv)"})]),
+    "export": ("write the grades as CSV, one row per student and exercise, or an LMS's grade import",
+               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv or _<format>.csv)"}),
+                ("--format", {"choices": ["csv", "canvas", "moodle", "blackboard", "brightspace"], "default": "csv"}),
+                ("--column", {"help": "the LMS's grade column: Canvas 'Title (assignment id)', Blackboard "
+                                      "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"})]),
     "report": ("write the class report: figures and an HTML page",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
     "demo": ("run a whole course round on the generated demo class and check its grades",
