@@ -18,6 +18,7 @@ import sys
 import time
 
 import nbformat
+from sqlalchemy.engine import make_url
 from traitlets.config.loader import PyFileConfigLoader
 
 from .. import course as courses
@@ -90,10 +91,11 @@ def _limits(course):
 
 
 def _gradebook_wal(course):
-    """Let several nbgrader processes share the SQLite gradebook: readers no longer block the writer."""
-    url = courses.course_directory(course).db_url
-    if url.startswith("sqlite:///"):
-        with sqlite3.connect(url.removeprefix("sqlite:///"), timeout=30) as db:
+    """Let several nbgrader processes share an SQLite gradebook: readers no longer block the writer.
+    Other databases (PostgreSQL) need nothing."""
+    url = make_url(courses.course_directory(course).db_url)
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        with sqlite3.connect(url.database, timeout=30) as db:
             db.execute("PRAGMA journal_mode=WAL")
 
 
