@@ -8,9 +8,8 @@ def release(course=".", assignment="self_attention"):
     write the student bundle.
 
     The bundle is ``<course>/downloads/<assignment>-student.zip``: the released notebooks under
-    ``exercises/<assignment>/``, the student-safe packages ``grader.checks`` and
-    ``grader.selfcheck``, a requirements.txt, a conftest.py loading the self-check plugin and a
-    README. Returns the bundle's path.
+    ``exercises/<assignment>/``, the student package (``grader.checks`` and ``grader.selfcheck`` as a
+    wheel with a pytest plugin, also written to ``downloads/``) and a README. Returns the bundle's path.
     """
     generate_atomically(course, assignment)
     return write_bundle(course, assignment)
