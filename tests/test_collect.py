@@ -245,3 +245,18 @@ def test_neither_folder_nor_zip_is_refused(course, tmp_path):
     (tmp_path / "grades.csv").write_text("a,b\n")
     with pytest.raises(ValueError, match="neither a folder nor a zip"):
         collect(tmp_path / "grades.csv", course)
+
+
+def test_utf8_names_without_the_zip_utf8_flag_are_read_as_utf8(course, tmp_path):
+    """Many zip tools write UTF-8 names without setting the flag that says so (Python then reads cp437)."""
+    enrol(course, ("zoe", "Zoë", "Ørsted", ""))
+    name = f"Zoë Ørsted_5_assignsubmission_file_/{BASICS}".encode()
+    placeholder = "x" * len(name)
+    export = make_zip(tmp_path / "moodle.zip", {placeholder: notebook("zoe")})
+    data = export.read_bytes()
+    assert data.count(placeholder.encode()) == 2  # the local header and the central directory
+    export.write_bytes(data.replace(placeholder.encode(), name))
+    with zipfile.ZipFile(export) as archive:
+        assert not archive.infolist()[0].flag_bits & 0x800
+    collect(export, course)
+    assert tag(course, "zoe") == "zoe"

@@ -40,7 +40,7 @@ def _zip_entries(source):
     for info in archive.infolist():
         if info.is_dir():
             continue
-        path = safe_path(info.filename)
+        path = safe_path(_decoded_name(info))
         mode = info.external_attr >> 16
         if path is None:
             refused.append((info.filename, "unsafe path (absolute or outside the download)"))
@@ -51,6 +51,17 @@ def _zip_entries(source):
         else:
             found.append(Entry(path, lambda info=info: _read_capped(archive, info)))
     return found, refused
+
+
+def _decoded_name(info):
+    """The entry's name: zip tools that do not set the UTF-8 flag mostly write UTF-8 anyway, which Python
+    reads as cp437; such a name is read again as UTF-8 when it is valid UTF-8."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        return info.filename.encode("cp437").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return info.filename
 
 
 def _read_capped(archive, info):
