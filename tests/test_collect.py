@@ -260,3 +260,13 @@ def test_utf8_names_without_the_zip_utf8_flag_are_read_as_utf8(course, tmp_path)
         assert not archive.infolist()[0].flag_bits & 0x800
     collect(export, course)
     assert tag(course, "zoe") == "zoe"
+
+
+def test_an_older_download_never_replaces_a_newer_collected_version(course, tmp_path):
+    newer = make_zip(tmp_path / "new.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": notebook("new")})
+    older = make_zip(tmp_path / "old.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("old")})
+    collect(newer, course)
+    report = collect(older, course)
+    assert tag(course, "amy") == "new" and not report.imported
+    assert "older than amy's" in report.skipped[0].reason
+    assert timestamp(course, "amy") == datetime.datetime(2026, 3, 2, 10)

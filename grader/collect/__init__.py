@@ -9,7 +9,7 @@ from .choose import latest
 from .entries import entries
 from .formats import Found, Ignored, recognise
 from .report import CollectReport, Imported, Skipped
-from .store import store
+from .store import older_than_collected, store
 
 
 def collect(source, course=".", assignment="self_attention", roster_csv=None, dry_run=False, timezone="UTC"):
@@ -40,7 +40,8 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
                 (report.ambiguous if why.startswith("ambiguous") else report.unmatched).append(
                     Skipped(result.source, why))
     kept, superseded, ambiguous = latest(matched)
-    report.skipped += [Skipped(f.source, why) for f, why in superseded]
+    kept, stale = older_than_collected(course, assignment, kept)
+    report.skipped += [Skipped(f.source, why) for f, why in superseded + stale]
     report.ambiguous += [Skipped(f.source, why) for f, why in ambiguous]
     report.imported = [Imported(student, f.notebook, f.source, f.identity.shown) for student, f in kept]
     if not dry_run and kept:

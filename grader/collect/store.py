@@ -3,7 +3,8 @@
 Each collection writes ``collected/<assignment>/<UTC time>/log.json`` in the course: every file copied,
 from where, with the student's LMS identity and submission time; a notebook or ``timestamp.txt`` that is
 replaced is first moved to ``replaced/`` beside the log. ``collected/<assignment>/identities.json`` keeps
-each student's latest LMS identity, for ``export``.
+each student's latest LMS identity, for ``export``; ``versions.json`` the submission time of each
+notebook collected, so that a later collection of an older download never replaces a newer version.
 """
 import dataclasses
 import datetime
@@ -39,14 +40,34 @@ def store(course, assignment, kept):
                    run / "replaced" / student, log)
     run.mkdir(parents=True, exist_ok=True)
     (run / "log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
-    _remember_identities(course / "collected" / assignment / "identities.json", log["files"])
+    _remember(course, assignment, log["files"])
     return run / "log.json"
+
+
+def older_than_collected(course, assignment, kept):
+    """(still to store, [(Found, why not)]): a version older than the one collected before is left out."""
+    collected = _read(_versions_path(course, assignment))
+    fresh, stale = [], []
+    for student, found in kept:
+        before = collected.get(student, {}).get(found.notebook)
+        if before and found.submitted_at and found.submitted_at < _parse_iso(before):
+            stale.append((found, f"older than {student}'s {found.notebook} collected before (submitted {before})"))
+        else:
+            fresh.append((student, found))
+    return fresh, stale
 
 
 def identities(course, assignment):
     """{student: the LMS identity of their latest collected file} (empty before any collection)."""
-    path = pathlib.Path(course) / "collected" / assignment / "identities.json"
+    return _read(pathlib.Path(course) / "collected" / assignment / "identities.json")
+
+
+def _read(path):
     return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _versions_path(course, assignment):
+    return pathlib.Path(course) / "collected" / assignment / "versions.json"
 
 
 def _write(target, data, replaced, log):
@@ -74,12 +95,19 @@ def _inside(root, path):
 
 
 def _iso(moment):
-    return moment.isoformat() + "Z" if moment else None
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if moment else None
 
 
-def _remember_identities(path, files):
-    known = json.loads(path.read_text()) if path.exists() else {}
+def _parse_iso(text):
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _remember(course, assignment, files):
+    """Update identities.json and versions.json with the files just collected."""
+    identities_path = course / "collected" / assignment / "identities.json"
+    known, versions = _read(identities_path), _read(_versions_path(course, assignment))
     for entry in files:
         known[entry["student"]] = entry["identity"]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(known, indent=1, ensure_ascii=False, sort_keys=True))
+        versions.setdefault(entry["student"], {})[entry["notebook"]] = entry["submitted_at"]
+    for path, data in ((identities_path, known), (_versions_path(course, assignment), versions)):
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True))
