@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.api import collect, export, release
+from grader.api import collect, export, feedback, release, report
 from grader.course import course_directory, venv_on_path
 from grader.demo.run import new_course
 
@@ -74,14 +74,17 @@ def test_every_verb_works_on_a_postgresql_gradebook(server, tmp_path):
     course = make_course(tmp_path, create_database(server, "verbs"))
     assert not (course / "gradebook.db").exists()
     enrol(course, "alice", "bob")
-    report = hand_in(course, tmp_path / "handins", {"alice": True, "bob": False})
-    assert len(report.imported) == 2, str(report)
+    collected = hand_in(course, tmp_path / "handins", {"alice": True, "bob": False})
+    assert len(collected.imported) == 2, str(collected)
     done = autograde(course)
     assert done.returncode == 0, done.stderr
     got = scores(course)
     assert got["alice"][0] == got["alice"][1] > 0 and got["bob"][0] == 0
     sheet = export(course, ASSIGNMENT, format="moodle").path.read_text()
     assert f"Participant 95a,Alice Test,,,{got['alice'][0]:g}," in sheet
+    assert "alice" in export(course, ASSIGNMENT).read_text()
+    assert feedback(course=course, assignment=ASSIGNMENT)
+    assert report(course=course, assignment=ASSIGNMENT).exists()
     assert not (course / "gradebook.db").exists()
 
 
