@@ -206,15 +206,15 @@ def test_dry_run_reports_every_file_and_copies_nothing(course, tmp_path, capsys)
 
 
 def test_replaced_files_are_kept_and_logged(course, tmp_path):
-    first = make_zip(tmp_path / "one.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("v1")})
-    second = make_zip(tmp_path / "two.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": notebook("v2")})
+    first = make_zip(tmp_path / "one.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("1")})
+    second = make_zip(tmp_path / "two.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": notebook("2")})
     collect(first, course)
     report = collect(second, course)
-    assert tag(course, "amy") == "v2"
+    assert tag(course, "amy") == "2"
     log = json.loads(open(report.log).read())
     replaced = {entry["file"].rsplit("/", 1)[-1]: entry["kept_as"] for entry in log["replaced"]}
     assert set(replaced) == {BASICS, "timestamp.txt"}
-    assert json.loads(open(replaced[BASICS]).read())["metadata"]["tag"] == "v1"
+    assert json.loads(open(replaced[BASICS]).read())["metadata"]["tag"] == "1"
 
 
 def test_malicious_zip_never_writes_outside_the_course(course, tmp_path):
@@ -263,10 +263,10 @@ def test_utf8_names_without_the_zip_utf8_flag_are_read_as_utf8(course, tmp_path)
 
 
 def test_an_older_download_never_replaces_a_newer_collected_version(course, tmp_path):
-    newer = make_zip(tmp_path / "new.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": notebook("new")})
-    older = make_zip(tmp_path / "old.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("old")})
+    newer = make_zip(tmp_path / "new.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": "{}"})
+    older = make_zip(tmp_path / "old.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("o")})
     collect(newer, course)
     report = collect(older, course)
-    assert tag(course, "amy") == "new" and not report.imported
+    assert (course / "submitted" / "amy" / "self_attention" / BASICS).read_text() == "{}" and not report.imported
     assert "older than amy's" in report.skipped[0].reason
     assert timestamp(course, "amy") == datetime.datetime(2026, 3, 2, 10)

@@ -21,7 +21,8 @@ BASICS = "01_attention_basics"
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """A gradebook: jdoe 7/10 less a 2-point late penalty, a formula-like name with 10/10, and one who handed in nothing."""
+    """A gradebook: jdoe 7/10 less a 2-point late penalty, a formula-like name with 10/10, and one who
+    handed in nothing."""
     course = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", course)
     with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:

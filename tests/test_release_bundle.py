@@ -5,7 +5,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import venv
 import zipfile
 

@@ -20,7 +20,8 @@ def sheet(totals, column):
 
 def check_column(column):
     if not column or not column.endswith(")") or "(" not in column:
-        raise ValueError(f"Canvas needs --column '<title> (<assignment id>)', as in its gradebook export, not {column!r}")
+        raise ValueError("Canvas needs --column '<title> (<assignment id>)', as in its gradebook export, "
+                     f"not {column!r}")
 
 
 def _max(totals):
