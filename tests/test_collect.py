@@ -11,12 +11,11 @@ from nbgrader.utils import parse_utc
 
 from grader.api import collect
 from grader.cli import main
-from grader.checks.registry import NOTEBOOKS
 from grader.course import venv_on_path
 
 from .conftest import ROOT, SOLUTIONS
 
-BASICS, STEPS = NOTEBOOKS["basics"], NOTEBOOKS["step_by_step"]
+BASICS, STEPS = "01_attention_basics.ipynb", "02_self_attention_step_by_step.ipynb"
 
 
 @pytest.fixture
