@@ -79,6 +79,57 @@ def test_wheel_requires_the_kit_pins(bundle):
     assert pins <= set((ROOT / "requirements.txt").read_text().split())
 
 
-from grader.checks.registry import notebooks
-from grader.demo.fill import fill, reference_answers
-from grader.release.wheel import wheel_name
+@pytest.fixture(scope="module")
+def clean_python(bundle, tmp_path_factory):
+    """A virtual environment with nothing but the student wheel and its dependencies (one per session: slow)."""
+    course, *_ = bundle
+    folder = tmp_path_factory.mktemp("clean-venv")
+    venv.create(folder, with_pip=True)
+    python = folder / "bin" / "python"
+    done = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(course / "downloads" / wheel_name())],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return python
+
+
+def run_clean(python, *arguments, cwd):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{python.parent}{os.pathsep}/usr/bin:/bin"
+    return subprocess.run([str(python), *arguments], cwd=cwd, capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+# Every code cell in order, as a kernel would run them (IPython magics such as %matplotlib left out).
+RUN_CELLS = """
+import json, sys
+namespace = {}
+for cell in json.load(open(sys.argv[1]))["cells"]:
+    if cell["cell_type"] == "code":
+        lines = "".join(cell["source"]).splitlines()
+        exec("\\n".join(line for line in lines if not line.startswith(("%", "!"))), namespace)
+import grader
+print("grader from", grader.__file__)
+"""
+
+
+def test_clean_environment_runs_a_fetched_notebooks_test_cells(clean_python, tmp_path):
+    answers = reference_answers(nbformat.read(SOLUTIONS / STEPS, as_version=4))
+    nbformat.write(fill(nbformat.read(EXERCISES / STEPS, as_version=4), answers), tmp_path / STEPS)
+    run = run_clean(clean_python, "-c", RUN_CELLS, str(tmp_path / STEPS), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert f"grader from {clean_python.parent.parent}" in run.stdout  # the wheel's copy, not the kit's
+
+
+def test_clean_environment_checks_a_notebook_with_pytest_in_a_folder_of_its_own(clean_python, tmp_path):
+    answers = reference_answers(nbformat.read(SOLUTIONS / STEPS, as_version=4))
+    (tmp_path / "done").mkdir()
+    nbformat.write(fill(nbformat.read(EXERCISES / STEPS, as_version=4), answers), tmp_path / "done" / STEPS)
+    passed = run_clean(clean_python, "-m", "pytest", STEPS, cwd=tmp_path / "done")
+    assert passed.returncode == 0, passed.stdout[-3000:]
+    assert "passed" in passed.stdout and "failed" not in passed.stdout
+    (tmp_path / "fresh").mkdir()
+    shutil.copy(EXERCISES / STEPS, tmp_path / "fresh")
+    stubs = run_clean(clean_python, "-m", "pytest", STEPS, cwd=tmp_path / "fresh")
+    assert stubs.returncode == 1 and "not implemented yet" in stubs.stdout
+    assert not list((tmp_path / "fresh").glob("conftest.py"))
+    json.loads((tmp_path / "fresh" / STEPS).read_text())  # the notebook is untouched
