@@ -198,7 +198,7 @@ def test_dry_run_reports_every_file_and_copies_nothing(course, tmp_path, capsys)
     main(["collect", str(export), "--course", str(course), "--dry-run"])
     printed = capsys.readouterr().out
     assert "would import 1 notebook(s) from 1 student(s)" in printed
-    assert f"jdoe/{BASICS}  <-  doejane_12345_987654_{BASICS}" in printed
+    assert f"jdoe/{BASICS}  <-  doejane_12345_987654_{BASICS}  (canvas doejane, by id)" in printed
     assert f"doejane_67890_987655_{BASICS}: ambiguous: 2 students are called doejane (jdoe, jdoe2)" in printed
     assert f"smithbob_11111_987656_{BASICS}: smithbob is not on the roster" in printed
     assert not (course / "submitted").exists() and not (course / "collected").exists()

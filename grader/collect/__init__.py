@@ -35,6 +35,7 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
         else:
             student, why = roster.match(result.identity, students)
             if student:
+                result.matched = f"{result.identity.lms} {result.identity.shown}, {why}"
                 matched.append((student, result))
             else:
                 (report.ambiguous if why.startswith("ambiguous") else report.unmatched).append(
@@ -43,7 +44,7 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
     kept, stale = older_than_collected(course, assignment, kept)
     report.skipped += [Skipped(f.source, why) for f, why in superseded + stale]
     report.ambiguous += [Skipped(f.source, why) for f, why in ambiguous]
-    report.imported = [Imported(student, f.notebook, f.source, f.identity.shown) for student, f in kept]
+    report.imported = [Imported(student, f.notebook, f.source, f.matched) for student, f in kept]
     if not dry_run and kept:
         report.log = str(store(course, assignment, kept))
     return report

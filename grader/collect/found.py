@@ -26,6 +26,7 @@ class Found:
     submitted_at: datetime | None = None  # UTC, naive
     version: tuple = ()
     late: bool | None = None
+    matched: str = ""  # how the roster matched it, once it has
 
 
 @dataclass

@@ -36,12 +36,12 @@ def load(course, roster_csv=None):
 
 
 def match(identity, students):
-    """(student id, None) or (None, why not): who the identity names, by id first, then by name."""
+    """(student id, how it matched) or (None, why not): who the identity names, by id first, then by name."""
     if not students:
         return _without_roster(identity)
     strong = {s.id for s in students if _same_account(identity, s)}
     if len(strong) == 1:
-        return _safe(strong.pop())
+        return _safe(strong.pop(), "by id")
     if strong:
         return None, f"ambiguous: {identity.shown} could be {', '.join(sorted(strong))}"
     if identity.anonymous:
@@ -49,7 +49,7 @@ def match(identity, students):
                       "in the lms_user_id column)")
     named = {s.id for s in students if identity.name and _same_name(identity, s)}
     if len(named) == 1:
-        return _safe(named.pop())
+        return _safe(named.pop(), "by name")
     if named:
         return None, f"ambiguous: {len(named)} students are called {identity.name} ({', '.join(sorted(named))})"
     return None, f"{identity.shown} is not on the roster"
@@ -57,7 +57,7 @@ def match(identity, students):
 
 def _without_roster(identity):
     if len(identity.usernames) == 1:
-        return _safe(identity.usernames[0])
+        return _safe(identity.usernames[0], "no roster: the username is the student id")
     if identity.usernames:
         return None, f"ambiguous: the username could be {', '.join(identity.usernames)}; give a roster"
     return None, (f"no roster to match {identity.shown} against: add the students (nbgrader db student "
@@ -81,7 +81,7 @@ def _normal(name):
     return " ".join(unicodedata.normalize("NFC", name or "").casefold().split())
 
 
-def _safe(student_id):
+def _safe(student_id, how):
     if SAFE_ID.match(student_id) and student_id not in (".", ".."):
-        return student_id, None
+        return student_id, how
     return None, f"unsafe student id {student_id!r}"
