@@ -1,5 +1,6 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
 import importlib
+import inspect
 
 import pytest
 
@@ -7,15 +8,21 @@ from grader.checks.framework import judge_parts, plan, run_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import NOTEBOOKS, exercise_names, visible_parts
 from grader.hidden import hidden_parts
-from grader.selfcheck.notebook import read, run_code_cells, exercise_cells
+from grader.selfcheck.notebook import exercise_cells, read, run_code_cells, sources_before
 
 from .conftest import EXERCISES, wrong_answers
 
 
-def grade_all(name, obj):
+def sources_of(name, obj):
+    """An answer's code as a notebook would hold it: its module's source, then ``name`` bound to it."""
+    alias = [] if obj.__name__ == name else [f"{name} = {obj.__name__}\n"]
+    return [inspect.getsource(inspect.getmodule(obj)), *alias]
+
+
+def grade_all(name, obj, sources=None):
     parts = visible_parts(name) + hidden_parts(name)
     planned = plan(parts)
-    results = judge_parts(planned, run_locally(obj, planned))
+    results = judge_parts(planned, run_locally(obj, planned, sources or sources_of(name, obj)))
     return results, total_score(results), sum(p.points for p in parts)
 
 
@@ -32,8 +39,9 @@ def stubs():
     """Each exercise's stub, taken from the released notebook that grades it."""
     found = {}
     for notebook in NOTEBOOKS.values():
-        namespace = run_code_cells(read(EXERCISES / notebook), EXERCISES)[0]
-        found.update({name: namespace[name] for name, _ in exercise_cells(read(EXERCISES / notebook))})
+        nb = read(EXERCISES / notebook)
+        namespace = run_code_cells(nb, EXERCISES)[0]
+        found.update({name: (namespace[name], sources_before(nb, name)) for name, _ in exercise_cells(nb)})
     return found
 
 
@@ -57,7 +65,7 @@ def test_every_exercise_has_visible_and_hidden_checks(name):
 
 @pytest.mark.parametrize("name", exercise_names())
 def test_untouched_stub_scores_zero_and_says_so(name, stubs):
-    results, score, _ = grade_all(name, stubs[name])
+    results, score, _ = grade_all(name, *stubs[name])
     assert score == 0
     assert all("not implemented yet" in r.failure.what for r in results)
 

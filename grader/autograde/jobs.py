@@ -6,7 +6,7 @@ import pathlib
 import re
 import sys
 
-from ..checks.framework import judge_parts, plan
+from ..checks.framework import judge_parts, plan, sandbox_requests, with_source_outcomes
 from ..checks.registry import exercise_of_grade_id, visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
@@ -59,8 +59,7 @@ def build_job(nb, course, limits=None):
     planned = {name: planned_checks(name) for name in graded_exercises(nb)}
     job = {
         "cells": [(i, c.source) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_test_cell(c)],
-        "exercises": [{"name": name, "requests": [case.request() for _, cases in planned[name] for case in cases]}
-                      for name in planned],
+        "exercises": [{"name": name, "requests": sandbox_requests(planned[name])} for name in planned],
         "limits": {**DEFAULT_LIMITS, **(limits or {})},
         "hide": secret_paths(course),
     }
@@ -93,6 +92,7 @@ def judge_result(job, planned, result):
         elif event.get("status") == "ok":
             try:
                 outcomes = plain.from_plain(event.get("outcomes"))
+                outcomes = with_source_outcomes(planned_parts, outcomes, [source for _, source in job["cells"]])
                 judged[name] = ("graded", None, judge_parts(planned_parts, outcomes))
             except (ValueError, TypeError, KeyError, IndexError):
                 judged[name] = ("crashed", "the checks' results came back malformed", None)

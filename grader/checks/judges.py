@@ -98,3 +98,15 @@ def inputs_unchanged(judge, what):
                            "the inputs as they were.")
         judge(outcome)
     return checked
+
+
+def read_source(outcome, name):
+    """A source outcome's findings, once ``name`` is defined and implemented."""
+    if outcome.get("type") != "source":
+        raise Mismatch(f"the code of {name} could not be read.", got=f"a value of type {outcome.get('type')}")
+    if not outcome.get("defined"):
+        raise Mismatch(f"{name} is not defined by a cell of the notebook: define it with `def {name}(...)` "
+                       "in its answer cell.")
+    if "builtins.NotImplementedError" in outcome.get("uses", []):
+        raise Mismatch("not implemented yet: replace `raise NotImplementedError()` with your code.")
+    return outcome

@@ -3,7 +3,7 @@ import numpy as np
 
 from . import fixture
 from .framework import Case, Mismatch, Part
-from .judges import array_of, diagnose, show
+from .judges import array_of, diagnose, read_source, show
 from .plain import TensorArg
 
 # The source rounds the softmax of the fixture's scores to these weights, for readability.
@@ -114,13 +114,30 @@ def one_image_each(plots, count, what):
                            expected="1 image per plot", got=f"{len(plot['images'])} image(s) in a plot")
 
 
+SHOWING = frozenset({"show", "display", "pause"})  # pyplot.show, Figure.show, IPython's display, plt.pause
+
+
+def not_shown_in_source(outcome):
+    """show_heatmaps' code, read from the notebook, never shows the figure, by whatever name."""
+    found = read_source(outcome, "show_heatmaps")
+    calls = sorted({use for use in found["uses"] if use.rsplit(".", 1)[-1] in SHOWING}
+                   | {f".{name}" for name in found["attributes"] if name in SHOWING}
+                   | {name for name in found["unresolved"] if name in SHOWING})
+    hidden = [way for way in found["dynamic"] if way in ("eval", "exec", "compile") or "computed" in way]
+    if calls or hidden:
+        raise Mismatch("show_heatmaps shows the figure; return it instead and let the caller show it.",
+                       expected="no show() or display()", got="calls " + ", ".join(calls + hidden))
+
+
 def _heatmap_visible():
     def judge(outcome):
         what = "show_heatmaps(torch.eye(10).reshape(1, 1, 10, 10), ...)"
         one_image_each(heatmap_axes(outcome, what), 1, what)
     identity = np.eye(10, dtype=np.float32).reshape(1, 1, 10, 10)
     return [Case("torch.eye(10).reshape(1, 1, 10, 10)", judge,
-                 {"args": (TensorArg(identity), "Keys", "Queries"), "kwargs": {}}, probe="heatmap")]
+                 {"args": (TensorArg(identity), "Keys", "Queries"), "kwargs": {}}, probe="heatmap"),
+            Case("the code of show_heatmaps, read from the notebook", not_shown_in_source,
+                 {"name": "show_heatmaps"}, probe="source")]
 
 
 PARTS = {

@@ -13,12 +13,29 @@ def exercise_cells(nb):
     """(exercise name, points) for each autograded test cell, in notebook order."""
     found = []
     for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+        if _is_test_cell(cell):
+            meta = cell["metadata"]["nbgrader"]
             name = exercise_of_grade_id(meta.get("grade_id", ""))
             if name:
                 found.append((name, float(meta.get("points", 0))))
     return found
+
+
+def _is_test_cell(cell):
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return cell.cell_type == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+def sources_before(nb, name):
+    """The code cells that run before the test cell of exercise ``name``, as the grader reads them."""
+    sources = []
+    for cell in nb.cells:
+        if _is_test_cell(cell):
+            if exercise_of_grade_id(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")) == name:
+                break
+        elif cell.cell_type == "code":
+            sources.append(cell.source)
+    return sources
 
 
 def run_code_cells(nb, directory):
@@ -26,9 +43,7 @@ def run_code_cells(nb, directory):
     os.environ.setdefault("MPLBACKEND", "Agg")
     namespace = {"__name__": "__main__"}
     errors = []
-    tests = {id(c) for c in nb.cells if c.cell_type == "code"
-             and c.get("metadata", {}).get("nbgrader", {}).get("grade")
-             and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    tests = {id(c) for c in nb.cells if _is_test_cell(c)}
     cwd = os.getcwd()
     os.chdir(directory)
     try:

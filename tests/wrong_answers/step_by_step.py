@@ -124,7 +124,7 @@ def heatmaps_seed(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cma
 
 
 def _heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds', tensor_only=False,
-              every_label=False, bar_each=False, show=False, squeeze=False):
+              every_label=False, bar_each=False, squeeze=False):
     if not tensor_only:
         matrices = np.asarray(matrices)
     num_rows, num_cols = matrices.shape[:2]
@@ -145,8 +145,6 @@ def _heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='R
                 fig.colorbar(image, ax=ax)
     if not bar_each:
         fig.colorbar(image, ax=axes)
-    if show:
-        plt.show()
     return fig
 
 
@@ -164,7 +162,9 @@ def heatmaps_bar_each(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
 
 
 def heatmaps_shows(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'):
-    return _heatmaps(matrices, xlabel, ylabel, titles, figsize, cmap, show=True)
+    fig = _heatmaps(matrices, xlabel, ylabel, titles, figsize, cmap)
+    plt.show()
+    return fig
 
 
 def heatmaps_squeezed(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'):
