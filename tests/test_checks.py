@@ -84,3 +84,50 @@ def test_wrong_answer_loses_points_with_its_diagnosis(name, misconception, answe
 
 def test_every_misconception_is_recognised_somewhere():
     assert {row[1] for row in wrong_answers()} - {None} == set(MISCONCEPTIONS)
+
+
+@pytest.mark.parametrize("name", exercise_names())
+def test_hidden_checks_vary_the_data_never_the_specification(name):
+    """Every kind of requirement a hidden part grades is also graded by a visible part."""
+    visible = frozenset().union(*(part.requires for part in visible_parts(name)))
+    for part in hidden_parts(name):
+        assert part.requires <= visible, f"{part.title!r} grades {sorted(part.requires - visible)} only when hidden"
+
+
+def _visible_failures(name, answer):
+    planned = plan(visible_parts(name))
+    return [r.failure for r in judge_parts(planned, run_locally(answer, planned, sources_of(name, answer)))
+            if r.failure]
+
+
+@pytest.mark.parametrize("name,answer,fix", [
+    ("sum_weighted_values", "sum_dim1", "dim=-2"),
+    ("self_attention", "attention_dot_t", "transpose only the last two dimensions"),
+    ("weighted_values", "weighted_seed004", "`...`"),
+])
+def test_answer_right_on_one_sequence_fails_a_visible_batch_check_that_says_so(name, answer, fix):
+    """Answers that passed every visible check and lost points only when hidden checks tried a batch."""
+    from .wrong_answers import step_by_step
+    failures = _visible_failures(name, getattr(step_by_step, answer))
+    assert failures, "the visible checks should catch it"
+    assert "works for one sequence but not for a batch of shape" in failures[0].what
+    assert fix in failures[0].what
+
+
+@pytest.mark.parametrize("name,answer", [
+    ("attention_weights", "weights_unstable"),
+    ("attention", "attention_unstable"),
+])
+def test_unstable_softmax_fails_a_visible_check_with_its_diagnosis(name, answer):
+    from .wrong_answers import numpy_attention, step_by_step
+    module = step_by_step if name == "attention_weights" else numpy_attention
+    failures = _visible_failures(name, getattr(module, answer))
+    assert [f.misconception for f in failures] == ["softmax_unstable"]
+
+
+def test_torch_softmax_through_a_closure_loses_exactly_the_rule_point():
+    """The issue's evasion got 6/6; the direct call got 5/6."""
+    from .wrong_answers.numpy_attention import softmax_torch_closure
+    results, score, total = grade_all("softmax", softmax_torch_closure)
+    assert (score, total) == (5, 6)
+    assert [r.part.title for r in results if r.failure] == ["written with NumPy only, without SciPy"]

@@ -55,7 +55,6 @@ class Case:
 # The kinds of requirement a part can grade. A hidden part only varies the data: every kind it
 # grades is also graded by a visible part of the same exercise (a test holds the kit to it).
 REQUIREMENTS = {
-    "values": "the right numbers",
     "batch": "leading batch dimensions",
     "large": "large scores without overflow",
     "dtype": "the dtype of the result",
@@ -68,7 +67,7 @@ REQUIREMENTS = {
     "mode": "training and evaluation mode, dropout",
     "layout": "where labels, titles and colour bars go",
     "numpy": "NumPy arrays as well as tensors",
-    "property": "a defining property, such as causality",
+    "causal": "a later token never changes an earlier output",
 }
 
 

@@ -107,18 +107,26 @@ def probe_calls(obj, calls):
 
 
 def probe_module(cls, init, state, inputs, forward_kwargs, train=False):
-    """Build an ``nn.Module`` exercise, load the given weights, and run ``forward``."""
+    """Build an ``nn.Module`` exercise, load the given weights, and run ``forward``.
+
+    The weights are loaded leniently (``strict=False``) and what did not match is reported, so
+    that the judge can accept any buffers the module keeps (a causal mask, say) and still insist
+    that every given weight found its parameter.
+    """
     torch = _torch()
     module = cls(**init)
-    params = {name: list(p.shape) for name, p in module.state_dict().items()}
+    params = {name: list(p.shape) for name, p in module.named_parameters()}
+    buffers = sorted(name for name, _ in module.named_buffers())
     linears = {name: {"linear": isinstance(m, torch.nn.Linear), "bias": getattr(m, "bias", None) is not None}
                for name, m in module.named_children()}
+    loaded = {"missing": [], "unexpected": []}
     if state is not None:
-        module.load_state_dict({k: _as_given(v) for k, v in state.items()}, strict=True)
+        result = module.load_state_dict({k: _as_given(v) for k, v in state.items()}, strict=False)
+        loaded = {"missing": sorted(result.missing_keys), "unexpected": sorted(result.unexpected_keys)}
     module.train(train)
     with torch.no_grad():
         output = module(*[_as_given(a) for a in inputs], **{k: _as_given(v) for k, v in forward_kwargs.items()})
-    return {**describe(output), "params": params, "children": linears}
+    return {**describe(output), "params": params, "buffers": buffers, "children": linears, "loaded": loaded}
 
 
 def probe_heatmap(fn, args, kwargs):

@@ -26,6 +26,12 @@ def weights_no_dim(scores):
     return softmax(scores)
 
 
+def weights_unstable(scores):
+    """exp without subtracting the maximum: inf / inf = nan for scores in the hundreds."""
+    e = torch.exp(scores)
+    return e / e.sum(-1, keepdim=True)
+
+
 def weights_hard_coded(scores):
     return torch.tensor(_FIXTURE_SOFTMAX)
 
@@ -99,6 +105,13 @@ def attention_scaled(x, w_query, w_key, w_value):
     """Scaled, but this notebook follows the source: unscaled."""
     queries, keys, values = x @ w_query, x @ w_key, x @ w_value
     return torch.softmax(queries @ keys.transpose(-2, -1) / keys.shape[-1] ** 0.5, dim=-1) @ values
+
+
+def attention_unstable(x, w_query, w_key, w_value):
+    """Right steps, but a softmax that overflows once the unscaled scores reach the hundreds."""
+    queries, keys, values = x @ w_query, x @ w_key, x @ w_value
+    e = torch.exp(queries @ keys.transpose(-2, -1))
+    return e / e.sum(-1, keepdim=True) @ values
 
 
 def attention_hard_coded(x, w_query, w_key, w_value):
@@ -185,6 +198,7 @@ WRONG = [
     ("attention_weights", "softmax_dim0", weights_dim0),
     ("attention_weights", "softmax_dim0", weights_dim1),
     ("attention_weights", "softmax_implicit_dim", weights_no_dim),
+    ("attention_weights", "softmax_unstable", weights_unstable),
     ("attention_weights", None, weights_hard_coded),
     ("weighted_values", None, weighted_transposed),
     ("weighted_values", None, weighted_seed004),
@@ -199,6 +213,7 @@ WRONG = [
     ("self_attention", "softmax_implicit_dim", attention_no_dim),
     ("self_attention", None, attention_dot_t),
     ("self_attention", None, attention_scaled),
+    ("self_attention", "softmax_unstable", attention_unstable),
     ("self_attention", None, attention_hard_coded),
     ("show_heatmaps", None, heatmaps_seed),
     ("show_heatmaps", None, heatmaps_tensor_only),
