@@ -131,3 +131,18 @@ def test_torch_softmax_through_a_closure_loses_exactly_the_rule_point():
     results, score, total = grade_all("softmax", softmax_torch_closure)
     assert (score, total) == (5, 6)
     assert [r.part.title for r in results if r.failure] == ["written with NumPy only, without SciPy"]
+
+
+def test_every_misconception_has_catalogue_words():
+    from grader.checks.misconceptions import TITLES
+    assert set(TITLES) == set(MISCONCEPTIONS)
+    assert all(title and "_" not in title for title in TITLES.values())
+
+
+def test_softmax_without_dim_is_described_as_pytorch_behaves():
+    """torch.softmax(scores) raises TypeError; only torch.nn.functional.softmax guesses a dimension."""
+    import torch
+    with pytest.raises(TypeError):
+        torch.softmax(torch.zeros(2, 3))
+    text = MISCONCEPTIONS["softmax_implicit_dim"]
+    assert "torch.nn.functional.softmax" in text and "TypeError" in text
