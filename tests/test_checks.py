@@ -136,7 +136,7 @@ def test_torch_softmax_through_a_closure_loses_exactly_the_rule_point():
 def test_every_misconception_has_catalogue_words():
     from grader.checks.misconceptions import TITLES
     assert set(TITLES) == set(MISCONCEPTIONS)
-    assert all(title and "_" not in title for title in TITLES.values())
+    assert all(" " in title and title != key for key, title in TITLES.items())
 
 
 def test_softmax_without_dim_is_described_as_pytorch_behaves():
