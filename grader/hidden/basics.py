@@ -141,9 +141,9 @@ def _keys_case(vs, ws, label, atol=1e-6, dtype="floating"):
 
 def _keys_known():
     vs, ws = list(fixture.X.astype(np.int64)), list(fixture.W_KEY.T.astype(np.int64))
-    what = "compute_keys on the source's vectors"
+    what = "compute_keys on the notebook's vectors"
     judge = _integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
-    return [Case("the source's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3", inputs_unchanged(judge, what),
+    return [Case("the notebook's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3", inputs_unchanged(judge, what),
                  {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]), "kwargs": {}})]
 
 
@@ -267,7 +267,7 @@ def _no_transpose_matches(got, q, k):
 
 PARTS = {
     "softmax_scores": [
-        Part("the source's weights", 1, _softmax_known, hidden=True, requires={"shape"}),
+        Part("the notebook's weights", 1, _softmax_known, hidden=True, requires={"shape"}),
         Part("random score vectors and matrices", 1,
              lambda: _softmax_random([(5,), (7,), (4, 6), (3, 3), (6, 2)], 10), hidden=True, gate=True, requires={"shape"}),
         Part("batches of score matrices", 1,
@@ -275,14 +275,14 @@ PARTS = {
         Part("large scores do not overflow", 1, _softmax_large, hidden=True, requires={"batch", "large"}),
     ],
     "context_vector": [
-        Part("the source's context vector", 1, _context_known, hidden=True),
+        Part("the notebook's context vector", 1, _context_known, hidden=True),
         Part("random scores and hidden states", 1,
              lambda: _context_random([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50), hidden=True, gate=True, requires={"shape"}),
         Part("batches of sequences", 1,
              lambda: _context_random([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60), hidden=True, requires={"batch"}),
     ],
     "compute_keys": [
-        Part("the source's keys", 1, _keys_known, hidden=True, requires={"dtype"}),
+        Part("the notebook's keys", 1, _keys_known, hidden=True, requires={"dtype"}),
         Part("random float vectors", 1, lambda: _keys_random(False), hidden=True, gate=True, requires={"dtype", "shape"}),
         Part("integer vectors give an integer result", 1, lambda: _keys_random(True), hidden=True, requires={"dtype", "shape"}),
     ],

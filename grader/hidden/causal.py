@@ -302,14 +302,14 @@ def _head_dropout():
 
 PARTS = {
     "causal_average_loop": [
-        Part("the source's running means", 1, _running_mean_known("causal_average_loop", ()), hidden=True),
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_loop", ()), hidden=True),
         Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop", ()),
              hidden=True, gate=True, requires={"edge", "shape"})],
     "causal_average_weights": [
         Part("row 3 of T = 8", 1, _weights_known, hidden=True),
         Part("other lengths T", 1, _weights_random, hidden=True, gate=True, requires={"edge"})],
     "causal_average_matmul": [
-        Part("the source's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",)),
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",)),
              hidden=True),
         Part("random batches, lengths and widths", 1,
              _running_mean_random("causal_average_matmul", ("softmax_dim0",)), hidden=True, gate=True, requires={"edge", "shape"})],
@@ -318,7 +318,7 @@ PARTS = {
         Part("batches of scores", 1, _mask_batches, hidden=True, requires={"batch"}),
         Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor, hidden=True, requires={"inputs", "shape"})],
     "causal_average_softmax": [
-        Part("the source's running means", 1,
+        Part("the notebook's running means", 1,
              _running_mean_known("causal_average_softmax", ("softmax_dim0", "masking_wrong")), hidden=True),
         Part("random batches, lengths and widths", 1,
              _running_mean_random("causal_average_softmax", ("softmax_dim0", "masking_wrong")),

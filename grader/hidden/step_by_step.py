@@ -98,7 +98,7 @@ def _weighted_judge(weights, values, what, query0=None, atol=1e-6):
 
 def _weighted_known():
     exact = _torch(ref.attention_weights, fixture.SCORES)
-    return [Case("the source's approximate weights and the fixture's values",
+    return [Case("the notebook's approximate weights and the fixture's values",
                  _weighted_judge(APPROXIMATE_WEIGHTS, fixture.VALUES, "weighted_values with the approximate weights",
                                  known.APPROXIMATE_WEIGHTED_VALUES_QUERY0, known.SOURCE_ATOL),
                  call(APPROXIMATE_WEIGHTS, fixture.VALUES)),
@@ -204,7 +204,7 @@ def _attention_judge(args, what, known_output=None):
     def judge(outcome):
         got = array_diagnosed(outcome, "Tensor", expected.shape, what, diagnoses)
         if np.allclose(got, scaled, **PIPELINE_TOL) and not np.allclose(got, expected, **PIPELINE_TOL):
-            raise Mismatch(f"{what} looks scaled by 1/sqrt(d_k). This exercise follows the source step by step: "
+            raise Mismatch(f"{what} looks scaled by 1/sqrt(d_k). This exercise follows the notebook step by step: "
                            "softmax of the raw scores, no scaling (scaling comes in notebook 03).",
                            expected=show(expected), got=show(got))
         if known_output is not None:
@@ -307,10 +307,10 @@ PARTS = {
     "attention_weights": [Part("the fixture's softmax", 1, _weights_known, hidden=True),
                           Part("random score matrices", 1, _weights_random, hidden=True, gate=True, requires={"edge", "shape"}),
                           Part("batches of scores", 1, _weights_batches, hidden=True, requires={"batch"})],
-    "weighted_values": [Part("the source's weighted values", 1, _weighted_known, hidden=True),
+    "weighted_values": [Part("the notebook's weighted values", 1, _weighted_known, hidden=True),
                         Part("random weights and values", 1, _weighted_random, hidden=True, gate=True, requires={"edge", "shape"}),
                         Part("batches", 1, _weighted_batches, hidden=True, requires={"batch"})],
-    "sum_weighted_values": [Part("the source's outputs", 1, _sum_known, hidden=True),
+    "sum_weighted_values": [Part("the notebook's outputs", 1, _sum_known, hidden=True),
                             Part("random weighted values", 1, _sum_random, hidden=True, gate=True, requires={"edge", "shape"}),
                             Part("batches", 1, _sum_batches, hidden=True, requires={"batch"})],
     "self_attention": [Part("the fixture's output", 1, _attention_known, hidden=True),
