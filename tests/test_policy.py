@@ -74,6 +74,9 @@ SOFTMAX_ALLOWED = {
                                      + GOOD_BODY],
     "magics in the notebook": ["%matplotlib inline\n" + NUMPY, "!ls\n", GOOD],
     "a cell that does not parse": ["def broken(:\n", GOOD],
+    "a cell magic whose body is not run": [GOOD, "%%writefile other.py\nimport torch\ndef softmax(x, axis=-1):\n"
+                                            "    return torch.softmax(x, axis)\n"],
+    "shell output assigned": ["files = !ls\n" + GOOD],
 }
 
 

@@ -7,7 +7,8 @@ the checks' judges: what the answer uses, whatever the spelling.
 """
 import ast
 import builtins
-import re
+
+from .source import python_lines
 
 # Names that look things up at run time, where reading the source cannot follow them.
 DYNAMIC = frozenset({"eval", "exec", "compile", "globals", "vars", "locals", "__builtins__", "__dict__",
@@ -17,16 +18,20 @@ IMPORTERS = frozenset({"__import__", "importlib.import_module", "importlib.__imp
 
 
 def parse_cell(source):
-    """A cell's module, its IPython syntax (magics, ``!`` commands) turned into Python first; None if invalid."""
-    if re.search(r"^\s*[%!]", source, re.M):
+    """A cell's module, or None if the cell is not valid Python even after IPython's transformations.
+
+    Line magics and shell escapes bind nothing a rule needs, so they are blanked out (fast); a cell
+    that still does not parse (a cell magic, ``files = !ls``) goes through IPython's own transformer.
+    """
+    if not source.lstrip().startswith("%%"):
         try:
-            from IPython.core.inputtransformer2 import TransformerManager
-            source = TransformerManager().transform_cell(source)
-        except Exception:  # no IPython, or a cell it cannot read: the cell did not run as Python either
-            return None
+            return ast.parse(python_lines(source))
+        except (SyntaxError, ValueError):
+            pass
     try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError):
+        from IPython.core.inputtransformer2 import TransformerManager
+        return ast.parse(TransformerManager().transform_cell(source))
+    except Exception:  # no IPython, or a cell it cannot read: the cell did not run as Python either
         return None
 
 
