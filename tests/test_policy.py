@@ -51,6 +51,8 @@ SOFTMAX_EVASIONS = {
                                  "def softmax(x, axis=-1):\n" + GOOD_BODY],
     "setattr on numpy": [NUMPY + "import torch\nsetattr(np, 'exp', torch.exp)\n", "def softmax(x, axis=-1):\n"
                          + GOOD_BODY],
+    "numpy's dict updated": [NUMPY + "import torch\nnp.__dict__.update(exp=torch.exp)\n",
+                             "def softmax(x, axis=-1):\n" + GOOD_BODY],
     "name made by exec": ["exec('import torch as T')\n", "def softmax(x, axis=-1):\n    return T.softmax(x, axis)\n"],
     "conditional import": ["try:\n    from scipy.special import softmax as sp\nexcept ImportError:\n    sp = None\n",
                            "def softmax(x, axis=-1):\n    return sp(x, axis=axis)\n"],
@@ -102,7 +104,8 @@ SHOW_EVASIONS = {
     "show imported by name": ["from matplotlib.pyplot import show\n" + PLT, HEATMAP + "    show()\n    return fig\n"],
     "show imported under another name": ["from matplotlib.pyplot import show as reveal\n" + PLT,
                                          HEATMAP + "    reveal()\n    return fig\n"],
-    "pyplot from matplotlib": ["from matplotlib import pyplot\n" + PLT, HEATMAP + "    pyplot.show()\n    return fig\n"],
+    "pyplot from matplotlib": ["from matplotlib import pyplot\n" + PLT,
+                               HEATMAP + "    pyplot.show()\n    return fig\n"],
     "the full module path": ["import matplotlib.pyplot\n" + PLT,
                              HEATMAP + "    matplotlib.pyplot.show()\n    return fig\n"],
     "getattr": [PLT, HEATMAP + "    getattr(plt, 'show')()\n    return fig\n"],
@@ -116,7 +119,8 @@ SHOW_EVASIONS = {
     "plt.pause": [PLT, HEATMAP + "    plt.pause(0.1)\n    return fig\n"],
     "a helper that shows": [PLT + "def finish():\n    plt.show()\n", HEATMAP + "    finish()\n    return fig\n"],
     "a closure": [PLT + "def make(reveal=plt.show):\n    def inner(*args):\n        reveal()\n"
-                  "        return None\n    return inner\n\nfinish = make()\n", HEATMAP + "    finish()\n    return fig\n"],
+                  "        return None\n    return inner\n\nfinish = make()\n",
+                  HEATMAP + "    finish()\n    return fig\n"],
     "a local import": [PLT, HEATMAP + "    from matplotlib.pyplot import show\n    show()\n    return fig\n"],
     "__import__": [PLT, HEATMAP + "    __import__('matplotlib.pyplot').pyplot.show()\n    return fig\n"],
     "eval": [PLT, HEATMAP + "    eval('plt.' + 'show()')\n    return fig\n"],
@@ -125,7 +129,8 @@ SHOW_EVASIONS = {
 
 SHOW_ALLOWED = {
     "returns the figure": [PLT, HEATMAP + "    return fig\n"],
-    "the caller shows it": [PLT, HEATMAP + "    return fig\n", "fig = show_heatmaps(m, 'Keys', 'Queries')\nplt.show()\n"],
+    "the caller shows it": [PLT, HEATMAP + "    return fig\n",
+                            "fig = show_heatmaps(m, 'Keys', 'Queries')\nplt.show()\n"],
     "show imported but not called here": ["from matplotlib.pyplot import show\n" + PLT, HEATMAP + "    return fig\n"],
 }
 

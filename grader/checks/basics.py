@@ -124,7 +124,8 @@ def _qkv_shapes():
         return inputs_unchanged(judge, "project_qkv")
     return [Case("the fixture's x and weights", shapes((3,), 3, 3, "on the fixture"),
                  _call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
-            Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)", shapes((2,), 3, 4, "on x (2, 5)"), _call(*other)),
+            Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)", shapes((2,), 3, 4, "on x (2, 5)"),
+                 _call(*other)),
             Case("a batch: x (2, 3, 4) and the fixture's weights", shapes((2, 3), 3, 3, "on a batch"), _call(*batch),
                  batch=(2, 3, 4))]
 
@@ -169,7 +170,8 @@ PARTS = {
                             _softmax_rows, requires={"shape", "batch", "large"})],
     "context_vector": [Part("one weighted average of the rows, of shape (..., d); batches and large scores", 1,
                             _context_shape, requires={"shape", "batch", "large"})],
-    "compute_keys": [Part("an integer tensor of shape (n, m) for integer inputs, float for float inputs", 1, _keys_dtype,
+    "compute_keys": [Part("an integer tensor of shape (n, m) for integer inputs, float for float inputs", 1,
+                          _keys_dtype,
                           requires={"dtype", "shape"})],
     "project_qkv": [Part("a tuple of three float tensors of shape (..., n, d_out)", 1, _qkv_shapes,
                          requires={"shape", "batch"})],

@@ -103,8 +103,8 @@ def _sdpa_visible():
                                            rng.standard_normal((4, 2)))]
     batch = [rng.standard_normal((2, 3, 4)).astype(np.float32) for _ in range(3)]
     big = [a * 10 for a in (q, k)]
-    return [Case("the fixture's queries, keys and values, causal", lambda o: first_row_is_value(o, (3, 3), "the fixture", v),
-                 _call(q, k, v)),
+    return [Case("the fixture's queries, keys and values, causal",
+                 lambda o: first_row_is_value(o, (3, 3), "the fixture", v), _call(q, k, v)),
             Case("the fixture, causal=False", unmasked, _call(q, k, v, causal=False)),
             Case("2 queries and 4 keys", lambda o: first_row_is_value(o, (2, 2), "q (2, 3), k (4, 3)", wide[2]),
                  _call(*wide)),

@@ -77,7 +77,8 @@ def _softmax_shape():
                 return
             dim0 = axis == -1 and len(shape) > 1 and np.allclose(got.sum(axis=0), 1, atol=1e-5)
             raise Mismatch(f"{what}: the values along axis {axis} should be non-negative and sum to 1.",
-                           expected="sums of 1", got=f"sums {np.round(got.astype(np.float64).sum(axis=axis), 4).tolist()}",
+                           expected="sums of 1",
+                           got=f"sums {np.round(got.astype(np.float64).sum(axis=axis), 4).tolist()}",
                            misconception="softmax_dim0" if dim0 else None)
         return judge
     batch = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
@@ -106,7 +107,8 @@ def _qkv_shape():
         return judge
     return [Case("the fixture", shapes([(3, 3)] * 3, "qkv(x, w_query, w_key, w_value)"),
                  call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
-            Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)", shapes([(2, 3), (2, 3), (2, 4)], "qkv on x (2, 5)"),
+            Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)",
+                 shapes([(2, 3), (2, 3), (2, 4)], "qkv on x (2, 5)"),
                  call(*other)),
             Case("a batch: x (2, 3, 4)", shapes([(2, 3, 3)] * 3, "qkv on a batch"),
                  call(batch, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE), batch=(2, 3, 4))]

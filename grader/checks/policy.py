@@ -73,7 +73,7 @@ class _Namespace:
                     self._add(alias.asname or alias.name, _Binding(index, module=f"{base}.{alias.name}"), conditional)
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self._add(statement.name, _Binding(index, node=statement), conditional)
-        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             value = statement.value
             for target in targets:
@@ -82,10 +82,12 @@ class _Namespace:
                     self._add(name, _Binding(index, node=value if value is not None else statement),
                               conditional or not whole or isinstance(statement, ast.AugAssign))
         elif isinstance(statement, ast.Expr):
-            for call in ast.walk(statement):  # setattr(np, "exp", torch.exp) changes what np holds
-                if isinstance(call, ast.Call) and _dotted(call.func) in ("setattr", "builtins.setattr") \
-                        and call.args and isinstance(call.args[0], ast.Name):
+            for call in ast.walk(statement):  # setattr(np, "exp", ...) and np.__dict__.update(...) change np
+                func = _dotted(call.func) if isinstance(call, ast.Call) else None
+                if func in ("setattr", "builtins.setattr") and call.args and isinstance(call.args[0], ast.Name):
                     self._add(call.args[0].id, _Binding(index, node=call), True)
+                elif func and ".__dict__." in func:
+                    self._add(func.split(".")[0], _Binding(index, node=call), True)
             for node in ast.walk(statement):  # (x := ...) inside an expression
                 if isinstance(node, ast.NamedExpr):
                     self._add(node.target.id, _Binding(index, node=node.value), True)
@@ -184,7 +186,8 @@ def _local_imports(node):
     for inner in ast.walk(node):
         if isinstance(inner, ast.Import):
             for alias in inner.names:
-                found[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+                root = alias.name.split(".")[0]
+                found[alias.asname or root] = alias.name if alias.asname else root
         elif isinstance(inner, ast.ImportFrom):
             base = "." * inner.level + (inner.module or "")
             for alias in inner.names:
@@ -236,7 +239,7 @@ class _Reader:
         scoped = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
         local = _local_names(node) if scoped else set()
         imports, stars = _local_imports(node)
-        docstrings = _docstrings(node)
+        docstrings, chains = _docstrings(node), _chains(node)
         if scoped:  # what runs when the definition runs: decorators, default values, base classes
             now = [*getattr(node, "decorator_list", []), *getattr(node, "bases", []),
                    *[k.value for k in getattr(node, "keywords", [])]]
@@ -250,7 +253,7 @@ class _Reader:
             self._note(inner, docstrings)
             if not (isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load)):
                 continue
-            suffix = _outer_chain(node, inner)[len(inner.id):]
+            suffix = chains.get(id(inner), inner.id)[len(inner.id):]
             at_definition = id(inner) in now_ids or not scoped
             if inner.id in imports:
                 self.uses.add(imports[inner.id] + suffix)
@@ -291,18 +294,17 @@ class _Reader:
             self.attributes.add(inner.slice.value)
 
 
-def _outer_chain(root, name_node):
-    """The longest ``name.attr.attr`` chain that starts at ``name_node`` inside ``root``."""
-    best = name_node.id
+def _chains(root):
+    """For each name that starts an attribute chain in ``root``: its longest chain, ``name.attr.attr``."""
+    found = {}
     for inner in ast.walk(root):
-        if isinstance(inner, ast.Attribute):
-            dotted = _dotted(inner)
+        if isinstance(inner, ast.Attribute) and (dotted := _dotted(inner)):
             base = inner
             while isinstance(base, ast.Attribute):
                 base = base.value
-            if base is name_node and dotted and len(dotted) > len(best):
-                best = dotted
-    return best
+            if len(dotted) > len(found.get(id(base), "")):
+                found[id(base)] = dotted
+    return found
 
 
 def source_outcome(name, sources):
@@ -322,5 +324,5 @@ def source_outcome(name, sources):
     if defined:
         reader.resolve(name)
     return {"type": "source", "defined": defined, "uses": sorted(reader.uses),
-            "attributes": sorted(reader.attributes), "strings": sorted(reader.strings)[:50],
+            "attributes": sorted(reader.attributes), "strings": sorted(text[:500] for text in reader.strings)[:200],
             "dynamic": sorted(reader.dynamic), "unresolved": sorted(reader.unresolved)}

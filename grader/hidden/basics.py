@@ -105,7 +105,8 @@ def _context_known():
     what = "context_vector on the scores [13, 9, 9] and the three encoder states"
     judge = expect("Tensor", known.CONTEXT_VECTOR, what, atol=known.SOURCE_ATOL,
                    diagnoses=[("context_scaled_columns", known.CONTEXT_SCALED_COLUMNS)])
-    return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, what), _call(scores, states))]
+    return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, what),
+                 _call(scores, states))]
 
 
 def _context_random(shapes, seed):
@@ -143,7 +144,8 @@ def _keys_known():
     vs, ws = list(fixture.X.astype(np.int64)), list(fixture.W_KEY.T.astype(np.int64))
     what = "compute_keys on the notebook's vectors"
     judge = _integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
-    return [Case("the notebook's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3", inputs_unchanged(judge, what),
+    return [Case("the notebook's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3",
+                 inputs_unchanged(judge, what),
                  {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]), "kwargs": {}})]
 
 
@@ -269,22 +271,28 @@ PARTS = {
     "softmax_scores": [
         Part("the notebook's weights", 1, _softmax_known, hidden=True, requires={"shape"}),
         Part("random score vectors and matrices", 1,
-             lambda: _softmax_random([(5,), (7,), (4, 6), (3, 3), (6, 2)], 10), hidden=True, gate=True, requires={"shape"}),
+             lambda: _softmax_random([(5,), (7,), (4, 6), (3, 3), (6, 2)], 10), hidden=True, gate=True,
+             requires={"shape"}),
         Part("batches of score matrices", 1,
-             lambda: _softmax_random([(5, 4), (2, 3, 5), (4, 3, 3), (2, 2, 3, 4)], 20), hidden=True, requires={"batch"}),
+             lambda: _softmax_random([(5, 4), (2, 3, 5), (4, 3, 3), (2, 2, 3, 4)], 20), hidden=True,
+             requires={"batch"}),
         Part("large scores do not overflow", 1, _softmax_large, hidden=True, requires={"batch", "large"}),
     ],
     "context_vector": [
         Part("the notebook's context vector", 1, _context_known, hidden=True),
         Part("random scores and hidden states", 1,
-             lambda: _context_random([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50), hidden=True, gate=True, requires={"shape"}),
+             lambda: _context_random([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50), hidden=True, gate=True,
+             requires={"shape"}),
         Part("batches of sequences", 1,
-             lambda: _context_random([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60), hidden=True, requires={"batch"}),
+             lambda: _context_random([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60), hidden=True,
+             requires={"batch"}),
     ],
     "compute_keys": [
         Part("the notebook's keys", 1, _keys_known, hidden=True, requires={"dtype"}),
-        Part("random float vectors", 1, lambda: _keys_random(False), hidden=True, gate=True, requires={"dtype", "shape"}),
-        Part("integer vectors give an integer result", 1, lambda: _keys_random(True), hidden=True, requires={"dtype", "shape"}),
+        Part("random float vectors", 1, lambda: _keys_random(False), hidden=True, gate=True,
+             requires={"dtype", "shape"}),
+        Part("integer vectors give an integer result", 1, lambda: _keys_random(True), hidden=True,
+             requires={"dtype", "shape"}),
     ],
     "project_qkv": [
         Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True),
@@ -297,10 +305,12 @@ PARTS = {
     "query_scores": [
         Part("the fixture's scores, one query at a time", 1, _query_known, hidden=True),
         Part("random queries and keys", 1,
-             lambda: _query_random([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90), hidden=True, gate=True, requires={"shape"}),
+             lambda: _query_random([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90), hidden=True, gate=True,
+             requires={"shape"}),
         Part("batches of queries and keys", 1,
              lambda: _query_random([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100), hidden=True, requires={"batch"}),
     ],
     "attention_scores": [Part("the fixture's scores", 1, _scores_known, hidden=True),
-                         Part("random shapes and batches", 1, _scores_random, hidden=True, gate=True, requires={"batch", "shape"})],
+                         Part("random shapes and batches", 1, _scores_random, hidden=True, gate=True,
+                              requires={"batch", "shape"})],
 }

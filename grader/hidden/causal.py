@@ -312,11 +312,13 @@ PARTS = {
         Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",)),
              hidden=True),
         Part("random batches, lengths and widths", 1,
-             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), hidden=True, gate=True, requires={"edge", "shape"})],
+             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), hidden=True, gate=True,
+             requires={"edge", "shape"})],
     "causal_mask": [
         Part("random square and non-square scores", 1, _mask_random, hidden=True, gate=True, requires={"shape"}),
         Part("batches of scores", 1, _mask_batches, hidden=True, requires={"batch"}),
-        Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor, hidden=True, requires={"inputs", "shape"})],
+        Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor, hidden=True,
+             requires={"inputs", "shape"})],
     "causal_average_softmax": [
         Part("the notebook's running means", 1,
              _running_mean_known("causal_average_softmax", ("softmax_dim0", "masking_wrong")), hidden=True),
@@ -325,11 +327,14 @@ PARTS = {
              hidden=True, gate=True, requires={"edge", "shape"})],
     "scaled_dot_product_attention": [
         Part("the fixture, with and without the mask", 1, _sdpa_known, hidden=True, requires={"argument"}),
-        Part("random single sequences, square and non-square", 1, _sdpa_random, hidden=True, gate=True, requires={"argument", "shape"}),
+        Part("random single sequences, square and non-square", 1, _sdpa_random, hidden=True, gate=True,
+             requires={"argument", "shape"}),
         Part("leading batch dimensions", 1, _sdpa_batches, hidden=True, requires={"argument", "batch"})],
     "Head": [
         Part("the fixture's weights", 1, _head_fixture, hidden=True, requires={"weights"}),
-        Part("random weights and inputs", 1, _head_random, hidden=True, gate=True, requires={"edge", "shape", "weights"}),
-        Part("a later token never changes an earlier output", 1, _head_causality, hidden=True, requires={"causal", "weights"}),
+        Part("random weights and inputs", 1, _head_random, hidden=True, gate=True,
+             requires={"edge", "shape", "weights"}),
+        Part("a later token never changes an earlier output", 1, _head_causality, hidden=True,
+             requires={"causal", "weights"}),
         Part("dropout off in eval mode", 1, _head_dropout, hidden=True, requires={"mode", "weights"})],
 }

@@ -198,16 +198,20 @@ def _attention_random(shapes, start):
 PARTS = {
     "softmax": [
         Part("the fixture's softmax", 1, _softmax_known, hidden=True, requires={"inputs"}),
-        Part("large inputs: no overflow, and softmax(x + c) = softmax(x)", 1, _softmax_large, hidden=True, requires={"large"}),
-        Part("random vectors and matrices, over the last axis", 1, _softmax_random, hidden=True, gate=True, requires={"shape"}),
-        Part("the axis argument, and batches of matrices", 1, _softmax_axis, hidden=True, requires={"argument", "batch"}),
+        Part("large inputs: no overflow, and softmax(x + c) = softmax(x)", 1, _softmax_large, hidden=True,
+             requires={"large"}),
+        Part("random vectors and matrices, over the last axis", 1, _softmax_random, hidden=True, gate=True,
+             requires={"shape"}),
+        Part("the axis argument, and batches of matrices", 1, _softmax_axis, hidden=True,
+             requires={"argument", "batch"}),
     ],
     "qkv": [
         Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True, requires={"inputs"}),
         Part("random shapes and batches", 1, _qkv_random, hidden=True, gate=True, requires={"batch", "shape"}),
     ],
     "scaled_scores": [
-        Part("the fixture: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, hidden=True, requires={"argument"}),
+        Part("the fixture: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, hidden=True,
+             requires={"argument"}),
         Part("random matrices, default and given d_k", 1,
              _scores_random([((), 4, 4, 5, None), ((), 3, 6, 8, None), ((), 5, 4, 4, 2.0), ((), 2, 3, 16, 64)], 50),
              hidden=True, gate=True, requires={"argument", "shape"}),
