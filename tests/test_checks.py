@@ -146,3 +146,92 @@ def test_softmax_without_dim_is_described_as_pytorch_behaves():
         torch.softmax(torch.zeros(2, 3))
     text = MISCONCEPTIONS["softmax_implicit_dim"]
     assert "torch.nn.functional.softmax" in text and "TypeError" in text
+
+
+@pytest.mark.parametrize("name,answer", [(n, a) for n, m, a in wrong_answers() if m == "softmax_unstable"],
+                         ids=lambda v: v if isinstance(v, str) else getattr(v, "__name__", None))
+def test_unstable_softmax_gets_exactly_that_diagnosis_everywhere(name, answer):
+    results, score, total = grade_all(name, answer)
+    assert score < total
+    assert {r.failure.misconception for r in results if r.failure} == {"softmax_unstable"}
+
+
+NANOGPT_HEAD = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+block_size = 32
+
+
+class Head(nn.Module):
+    """One head of self-attention, as nanoGPT writes it: the causal mask is a buffer."""
+
+    def __init__(self, embed_dim, head_size, dropout=0.0):
+        super().__init__()
+        self.key = nn.Linear(embed_dim, head_size, bias=False)
+        self.query = nn.Linear(embed_dim, head_size, bias=False)
+        self.value = nn.Linear(embed_dim, head_size, bias=False)
+        self.register_buffer('tril', torch.tril(torch.ones(block_size, block_size)))
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, query, key, value):
+        B, T, C = query.shape
+        k, q, v = self.key(key), self.query(query), self.value(value)
+        wei = q @ k.transpose(-2, -1) * k.shape[-1] ** -0.5
+        wei = wei.masked_fill(self.tril[:T, :T] == 0, float('-inf'))
+        wei = self.dropout(F.softmax(wei, dim=-1))
+        return wei @ v
+'''
+
+MHA_WITH_BUFFER = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class MultiHeadAttention(nn.Module):
+    """All heads in one product; the causal mask kept as a (persistent) buffer."""
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, causal=False):
+        super().__init__()
+        self.num_heads, self.causal = num_heads, causal
+        self.in_proj_weight = nn.Parameter(torch.empty(3 * embed_dim, embed_dim))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * embed_dim))
+        self.out_proj = nn.Linear(embed_dim, embed_dim)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("bias", torch.tril(torch.ones(64, 64)).view(1, 1, 64, 64))
+        nn.init.xavier_uniform_(self.in_proj_weight)
+
+    def forward(self, x, key_padding_mask=None):
+        B, T, E = x.shape
+        q, k, v = F.linear(x, self.in_proj_weight, self.in_proj_bias).split(E, dim=-1)
+        q, k, v = (t.view(B, T, self.num_heads, -1).transpose(1, 2) for t in (q, k, v))
+        att = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        if self.causal:
+            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        if key_padding_mask is not None:
+            att = att.masked_fill(key_padding_mask[:, None, None, :], float("-inf"))
+        y = self.dropout(att.softmax(dim=-1)) @ v
+        return self.out_proj(y.transpose(1, 2).reshape(B, T, E))
+'''
+
+
+@pytest.mark.parametrize("name,source", [("Head", NANOGPT_HEAD), ("MultiHeadAttention", MHA_WITH_BUFFER)])
+def test_modules_that_keep_a_mask_buffer_get_full_marks(name, source):
+    """nanoGPT's Head (a `tril` buffer) got 0/5: the hidden checks' strict load_state_dict missed `tril`."""
+    namespace = {}
+    exec(source, namespace)
+    results, score, total = grade_all(name, namespace[name], [source])
+    assert [r.failure for r in results if r.failure] == []
+    assert score == total
+
+
+def test_a_module_with_an_extra_parameter_still_fails():
+    source = NANOGPT_HEAD.replace("self.dropout = nn.Dropout(dropout)",
+                                  "self.dropout = nn.Dropout(dropout)\n        self.gain = nn.Parameter(torch.ones(1))")
+    namespace = {}
+    exec(source, namespace)
+    results, score, total = grade_all("Head", namespace["Head"], [source])
+    assert score == 0
+    assert "unexpected gain" in results[0].failure.got
