@@ -235,3 +235,10 @@ def test_a_module_with_an_extra_parameter_still_fails():
     results, score, total = grade_all("Head", namespace["Head"], [source])
     assert score == 0
     assert "unexpected gain" in results[0].failure.got
+
+
+def test_hidden_batch_failures_are_said_in_words_too():
+    from .wrong_answers.step_by_step import sum_dim1
+    results, _, _ = grade_all("sum_weighted_values", sum_dim1)
+    batches = next(r for r in results if r.part.title == "batches")
+    assert batches.failure.what.startswith("works for one sequence but not for a batch of shape (2, 3, 4, 5)")

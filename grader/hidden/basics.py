@@ -8,7 +8,7 @@ from ..checks.judges import expect, inputs_unchanged, matches
 from ..checks.plain import TensorArg
 from ..reference import basics as ref
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 QKV = ("queries", "keys", "values")
 
@@ -62,7 +62,8 @@ def _softmax_random(shapes, seed):
     cases = []
     for i, shape in enumerate(shapes):
         scores = random_array(np.random.default_rng(seed + i), *shape, scale=3.0)
-        cases.append(_softmax_case(scores, _expected(ref.softmax_scores, scores), f"random scores {shape}"))
+        case = _softmax_case(scores, _expected(ref.softmax_scores, scores), f"random scores {shape}")
+        cases.append(batched(case, scores.shape, 2))
     return cases
 
 
@@ -114,7 +115,8 @@ def _context_random(shapes, seed):
     for i, (batch, n, d) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
         scores, states = random_array(rng, *batch, n, scale=2.0), random_array(rng, *batch, n, d)
-        cases.append(_context_case(scores, states, f"random scores {scores.shape}, hidden states {states.shape}"))
+        case = _context_case(scores, states, f"random scores {scores.shape}, hidden states {states.shape}")
+        cases.append(batched(case, states.shape, 2))
     return cases
 
 
@@ -206,8 +208,8 @@ def _qkv_random(shapes, seed):
         rng = np.random.default_rng(seed + i)
         x = random_array(rng, *batch, n, d_in)
         weights = (random_array(rng, d_in, d_k), random_array(rng, d_in, d_k), random_array(rng, d_in, d_v))
-        cases.append(_qkv_case(x, weights, f"random x {x.shape}, w_query and w_key ({d_in}, {d_k}), "
-                                           f"w_value ({d_in}, {d_v})"))
+        label = f"random x {x.shape}, w_query and w_key ({d_in}, {d_k}), w_value ({d_in}, {d_v})"
+        cases.append(batched(_qkv_case(x, weights, label), x.shape, 2))
     return cases
 
 
@@ -238,7 +240,8 @@ def _query_random(shapes, seed):
     for i, (batch, n, d) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
         query, keys = random_array(rng, *batch, d), random_array(rng, *batch, n, d)
-        cases.append(_query_case(query, keys, f"a random query {query.shape} and keys {keys.shape}"))
+        case = _query_case(query, keys, f"a random query {query.shape} and keys {keys.shape}")
+        cases.append(batched(case, keys.shape, 2))
     return cases
 
 
@@ -259,7 +262,7 @@ def _scores_random():
         wrong = [("scores_no_transpose", lambda got, q=q, k=k: _no_transpose_matches(got, q, k))]
         judge = expect("Tensor", expected, f"attention_scores on queries {q.shape} and keys {k.shape}",
                        diagnoses=wrong)
-        cases.append(Case(f"random queries {q.shape} and keys {k.shape}", judge, _call(q, k)))
+        cases.append(batched(Case(f"random queries {q.shape} and keys {k.shape}", judge, _call(q, k)), q.shape, 2))
     return cases
 
 

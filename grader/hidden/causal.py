@@ -10,7 +10,7 @@ from ..checks.judges import array_of, close, expect
 from ..checks.plain import TensorArg
 from ..reference import causal as ref
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 RUNNING_SHAPES = [(2, 5, 3), (1, 1, 4), (3, 9, 2), (2, 4, 7)]
 
@@ -142,7 +142,7 @@ def _mask_cases(shapes, seed0):
         zero_filled = np.where(np.isneginf(expected), 0.0, expected)
         judge = expect("Tensor", expected, f"causal_mask on scores of shape {shape}",
                        diagnoses=[("masking_wrong", zero_filled)])
-        found.append(Case(f"random scores of shape {shape}", judge, _call(scores)))
+        found.append(batched(Case(f"random scores of shape {shape}", judge, _call(scores)), scores.shape, 2))
     return found
 
 
@@ -195,7 +195,8 @@ def _sdpa_shapes(shapes, seed0):
     found = []
     for seed, (batch, L, S, d, dv, causal) in enumerate(shapes):
         q, k, v = _qkv(seed0 + seed, batch, L, S, d, dv)
-        found.append(_sdpa_case(q, k, v, causal, f"random q {q.shape}, k {k.shape}, v {v.shape}, causal={causal}"))
+        case = _sdpa_case(q, k, v, causal, f"random q {q.shape}, k {k.shape}, v {v.shape}, causal={causal}")
+        found.append(batched(case, q.shape, 2))
     return found
 
 

@@ -7,7 +7,7 @@ from ..checks.judges import array_of, close, expect
 from ..checks.numpy_attention import arrays_in_tuple, call, not_mutated, same_arrays
 from ..reference import numpy_attention as ref
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 
 def _nonfinite(got):
@@ -113,7 +113,8 @@ def _qkv_random():
         x = random_array(rng, *batch, n, d_in)
         wq, wk, wv = random_array(rng, d_in, d_k), random_array(rng, d_in, d_k), random_array(rng, d_in, d_v)
         what = f"qkv on x {x.shape} with weights {wq.shape}, {wk.shape}, {wv.shape}"
-        cases.append(Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), call(x, wq, wk, wv)))
+        case = Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), call(x, wq, wk, wv))
+        cases.append(batched(case, x.shape, 2))
     return cases
 
 
@@ -149,7 +150,7 @@ def _scores_random(shapes, start):
         for seed, (batch, n, m, d, d_k) in enumerate(shapes, start=start):
             rng = np.random.default_rng(seed)
             q, k = random_array(rng, *batch, n, d), random_array(rng, *batch, m, d)
-            out.append(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"))
+            out.append(batched(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"), q.shape, 2))
         return out
     return cases
 
@@ -190,7 +191,8 @@ def _attention_random(shapes, start):
             rng = np.random.default_rng(seed)
             q, k = random_array(rng, *batch, n, d, scale=1.5), random_array(rng, *batch, m, d, scale=1.5)
             v = random_array(rng, *batch, m, d_v)
-            out.append(_attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}"))
+            case = _attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}")
+            out.append(batched(case, q.shape, 2))
         return out
     return cases
 

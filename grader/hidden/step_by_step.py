@@ -10,7 +10,7 @@ from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, call, g
                                    one_image_each, rows_sum_to_one, swapped_axes_hint)
 from ..reference import step_by_step as ref
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 # The whole pipeline (two products and a softmax) is compared a little more loosely than one operation.
 PIPELINE_TOL = {"rtol": 1e-4, "atol": 1e-5}
@@ -61,7 +61,7 @@ def _weights_cases(shapes, seed):
             got = array_diagnosed(outcome, "Tensor", expected.shape, what, _softmax_diagnoses(scores))
             close(got, expected, what, diagnoses=_softmax_diagnoses(scores))
             rows_sum_to_one(got, what)
-        cases.append(Case(f"random scores {shape}", judge, call(scores)))
+        cases.append(batched(Case(f"random scores {shape}", judge, call(scores)), scores.shape, 2))
     return cases
 
 
@@ -115,8 +115,9 @@ def _weighted_cases(shapes, seed):
         weights = _softmax(random_array(rng, *batch, n, m), -1).astype(np.float32)
         values = random_array(rng, *batch, m, d)
         what = f"weighted_values on weights {weights.shape} and values {values.shape}"
-        cases.append(Case(f"random weights {weights.shape} and values {values.shape}",
-                          _weighted_judge(weights, values, what), call(weights, values)))
+        case = Case(f"random weights {weights.shape} and values {values.shape}",
+                    _weighted_judge(weights, values, what), call(weights, values))
+        cases.append(batched(case, weights.shape, 2))
     return cases
 
 
@@ -169,7 +170,8 @@ def _sum_cases(shapes, seed):
     for offset, shape in enumerate(shapes):
         weighted = random_array(np.random.default_rng(seed + offset), *shape)
         what = f"sum_weighted_values on weighted values of shape {shape}"
-        cases.append(Case(f"random weighted values {shape}", _sum_judge(weighted, what), call(weighted)))
+        case = Case(f"random weighted values {shape}", _sum_judge(weighted, what), call(weighted))
+        cases.append(batched(case, weighted.shape, 3))
     return cases
 
 
@@ -225,8 +227,8 @@ def _attention_cases(shapes, seed):
         x = random_array(rng, *batch, n, d_in)
         weights = [random_array(rng, d_in, d, scale=0.5) for d in (d_k, d_k, d_v)]
         what = f"self_attention on x {x.shape}, w_query and w_key ({d_in}, {d_k}), w_value ({d_in}, {d_v})"
-        cases.append(Case(f"random x {x.shape} and weights", _attention_judge((x, *weights), what),
-                          call(x, *weights)))
+        case = Case(f"random x {x.shape} and weights", _attention_judge((x, *weights), what), call(x, *weights))
+        cases.append(batched(case, x.shape, 2))
     return cases
 
 
