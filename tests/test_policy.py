@@ -76,6 +76,13 @@ SOFTMAX_ALLOWED = {
                                      + GOOD_BODY],
     "magics in the notebook": ["%matplotlib inline\n" + NUMPY, "!ls\n", GOOD],
     "a cell that does not parse": ["def broken(:\n", GOOD],
+    "the stub, then an answer defined in a try block": [
+        NUMPY + "def softmax(x, axis=-1):\n    raise NotImplementedError()\n",
+        "try:\n    def softmax(x, axis=-1):\n" + "\n".join("    " + line for line in GOOD_BODY.splitlines()) + "\n"
+        "except Exception:\n    pass\n"],
+    "raising NotImplementedError for an unsupported input": [
+        NUMPY + "def softmax(x, axis=-1):\n    if x.ndim == 0:\n        raise NotImplementedError('scalars')\n"
+        + GOOD_BODY],
     "a cell magic whose body is not run": [GOOD, "%%writefile other.py\nimport torch\ndef softmax(x, axis=-1):\n"
                                             "    return torch.softmax(x, axis)\n"],
     "shell output assigned": ["files = !ls\n" + GOOD],

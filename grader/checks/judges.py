@@ -107,7 +107,7 @@ def read_source(outcome, name):
     if not outcome.get("defined"):
         raise Mismatch(f"{name} is not defined by a cell of the notebook: define it with `def {name}(...)` "
                        "in its answer cell.")
-    if "builtins.NotImplementedError" in outcome.get("uses", []):
+    if outcome.get("stub"):
         raise Mismatch("not implemented yet: replace `raise NotImplementedError()` with your code.")
     return outcome
 

@@ -307,11 +307,23 @@ def _chains(root):
     return found
 
 
+def _is_stub(binding):
+    """A function whose body (its docstring aside) is only ``raise NotImplementedError()``."""
+    node = binding.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
 def source_outcome(name, sources):
     """What exercise ``name`` uses, read from the code cells that ran before its test cell.
 
     ``sources`` is a list of cell sources, in the order they ran. The result is plain data:
-    ``defined`` (whether any cell binds ``name``), ``uses`` (dotted names of imported things it
+    ``defined`` (whether any cell binds ``name``), ``stub`` (whether it is still the stub), ``uses`` (dotted names of imported things it
     reaches, such as ``torch.softmax`` or ``matplotlib.pyplot.show``; ``builtins.*`` for built-ins),
     ``attributes`` (attribute names it reads, including ``getattr``'s), ``strings`` (string
     constants, docstrings left out), ``dynamic`` (run-time lookups the reading cannot follow, such
@@ -320,9 +332,10 @@ def source_outcome(name, sources):
     modules = [m for m in (parse_cell(s) for s in sources if isinstance(s, str)) if m is not None]
     namespace = _Namespace(modules)
     reader = _Reader(namespace)
-    defined = bool(namespace.lookup(name))
-    if defined:
+    bindings = namespace.lookup(name)
+    if bindings:
         reader.resolve(name)
-    return {"type": "source", "defined": defined, "uses": sorted(reader.uses),
+    return {"type": "source", "defined": bool(bindings), "stub": bool(bindings) and all(map(_is_stub, bindings)),
+            "uses": sorted(reader.uses),
             "attributes": sorted(reader.attributes), "strings": sorted(text[:500] for text in reader.strings)[:200],
             "dynamic": sorted(reader.dynamic), "unresolved": sorted(reader.unresolved)}
