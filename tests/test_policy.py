@@ -228,3 +228,21 @@ def test_without_the_notebook_the_rule_is_not_guessed():
     planned = plan(visible_parts("softmax"))
     results = judge_parts(planned, run_locally(namespace["softmax"], planned))
     assert "not available" in results[-1].failure.what
+
+
+def test_self_check_reads_the_notebook_it_runs(tmp_path):
+    """`pytest <notebook>` judges the rule from the notebook's cells, as the grader does."""
+    import nbformat
+
+    from grader.checks.registry import NOTEBOOKS
+    from grader.demo.fill import fill, reference_answers
+
+    from .conftest import EXERCISES, SOLUTIONS
+    from .test_selfcheck import self_check
+    notebook = NOTEBOOKS["numpy_attention"]
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    answers["softmax"] = "".join(SOFTMAX_EVASIONS["closure over torch.softmax"])
+    nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert "1 failed, 3 passed" in run.stdout, run.stdout
+    assert "torch.softmax" in run.stdout
