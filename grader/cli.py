@@ -8,14 +8,23 @@ from .sandbox.pool import SandboxUnavailable
 # verb: (help, its own arguments as (name, argparse options)); every verb also takes --course and --assignment.
 VERBS = {
     "release": ("generate the student notebooks and the student bundle zip", []),
-    "collect": ("collect submissions from a <student>/<notebook>.ipynb folder or an LMS zip",
-                [("source", {"help": "a folder or a zip file"})]),
+    "collect": ("collect submissions from an LMS download (Canvas, Moodle, Blackboard, Brightspace, Gradescope) "
+                "or a <student>/<notebook>.ipynb folder",
+                [("source", {"help": "a folder or a zip file"}),
+                 ("--roster", {"dest": "roster_csv", "help": "a roster CSV (id,first_name,last_name,email,"
+                                                             "lms_user_id; default: the gradebook's students)"}),
+                 ("--dry-run", {"action": "store_true", "help": "print what would be collected, copy nothing"}),
+                 ("--timezone", {"default": "UTC", "help": "the LMS's time zone, for Blackboard's and "
+                                                           "Brightspace's local times (default UTC)"})]),
     "autograde": ("grade every submission in the sandbox, through nbgrader; print the grade table",
                   [("--force", {"action": "store_true", "help": "regrade students already graded"}),
                    ("--workers", {"type": int, "help": "sandbox workers (default: one per core)"})]),
     "feedback": ("write an HTML feedback page per student and notebook", []),
-    "export": ("write the grades as CSV, one row per student and exercise",
-               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv)"})]),
+    "export": ("write the grades as CSV, one row per student and exercise, or an LMS's grade import",
+               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv or _<format>.csv)"}),
+                ("--format", {"choices": ["csv", "canvas", "moodle", "blackboard", "brightspace"], "default": "csv"}),
+                ("--column", {"help": "the LMS's grade column: Canvas 'Title (assignment id)', Blackboard "
+                                      "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"})]),
     "report": ("write the class report: figures and an HTML page",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
     "demo": ("run a whole course round on the generated demo class and check its grades",

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from nbgrader.api import Gradebook
+from sqlalchemy.engine import make_url
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -48,11 +49,16 @@ def released_exercises(course, assignment):
 
 def gradebook_students(course):
     """The students in the course's gradebook (none when there is no gradebook yet)."""
-    url = course_directory(course).db_url
-    if url.startswith("sqlite:///") and not pathlib.Path(url.removeprefix("sqlite:///")).exists():
+    if not gradebook_exists(course):
         return []
-    with venv_on_path(), Gradebook(url) as gradebook:
+    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
         return [student.id for student in gradebook.students]
+
+
+def gradebook_exists(course):
+    """False only for an SQLite gradebook whose file is not there yet (opening it would create it)."""
+    url = make_url(course_directory(course).db_url)
+    return url.get_backend_name() != "sqlite" or not url.database or pathlib.Path(url.database).exists()
 
 
 def path_with_venv():
