@@ -43,3 +43,14 @@ def test_one_wrong_exercise_fails_alone(tmp_path):
     assert run.returncode == 1
     assert "1 failed, 5 passed" in run.stdout
     assert "wrong shape" in run.stdout
+
+
+def test_each_exercise_is_checked_where_its_test_cell_stands(tmp_path):
+    """A helper named `attention`, which notebook 04's own code later replaces, is still right at its test cell."""
+    from .test_course_cells import SDPA_WITH_HELPER
+    notebook = "04_causal_self_attention.ipynb"
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    answers["scaled_dot_product_attention"] = SDPA_WITH_HELPER
+    nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert run.returncode == 0, run.stdout

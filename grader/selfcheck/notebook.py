@@ -27,17 +27,25 @@ def sources_before(nb, name):
     return sources
 
 
-def run_code_cells(nb, directory):
-    """Execute every code cell but the test cells; return the namespace and the cells that raised."""
+def run_code_cells(nb, directory, at_test=None):
+    """Execute every code cell but the test cells, in order; return the namespace and the cells that raised.
+
+    ``at_test(name, namespace, sources)`` is called at each kit test cell, with the exercise's name,
+    the namespace as it is at that point and the code cells run so far: an exercise is checked
+    where its test cell stands, as the grader does.
+    """
     os.environ.setdefault("MPLBACKEND", "Agg")
     namespace = {"__name__": "__main__"}
-    errors = []
+    errors, sources = [], []
     cwd = os.getcwd()
     os.chdir(directory)
     try:
         for index, cell in enumerate(nb.cells):
+            if at_test is not None and kit_exercise(cell):
+                at_test(kit_exercise(cell), namespace, list(sources))
             if cell.cell_type != "code" or is_test_cell(cell):
                 continue
+            sources.append(cell.source)
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
                     contextlib.redirect_stderr(io.StringIO()):
                 warnings.simplefilter("ignore")

@@ -4,7 +4,7 @@ import pytest
 from ..checks.framework import grade_locally, total_score
 from ..checks.grade import format_results
 from ..checks.registry import visible_parts
-from .notebook import exercise_cells, read, run_code_cells, sources_before
+from .notebook import exercise_cells, read, run_code_cells
 
 
 def pytest_collect_file(file_path, parent):
@@ -14,17 +14,22 @@ def pytest_collect_file(file_path, parent):
 
 
 class NotebookFile(pytest.File):
-    """A notebook: its code cells run once, then each exercise is checked."""
+    """A notebook: its code cells run once, in order, and each exercise is checked where its test cell stands."""
 
     def collect(self):
         nb = read(self.path)
         exercises = exercise_cells(nb)
         if not exercises:
             return
-        namespace, errors = run_code_cells(nb, self.path.parent)
+        checked = {}
+
+        def check_here(name, namespace, sources):
+            obj = namespace.get(name)
+            checked.setdefault(name, None if obj is None else grade_locally(visible_parts(name), obj, sources))
+
+        run_code_cells(nb, self.path.parent, at_test=check_here)
         for name, points in exercises:
-            yield ExerciseItem.from_parent(self, name=name, namespace=namespace, points=points,
-                                           sources=sources_before(nb, name))
+            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), points=points)
 
 
 class ExerciseFailed(Exception):
@@ -34,23 +39,23 @@ class ExerciseFailed(Exception):
 class ExerciseItem(pytest.Item):
     """One exercise: its visible checks, with the points they are worth."""
 
-    def __init__(self, *, namespace, points, sources, **kwargs):
+    def __init__(self, *, results, points, **kwargs):
         super().__init__(**kwargs)
-        self.namespace, self.points, self.sources = namespace, points, sources
+        self.results, self.points = results, points
 
     def runtest(self):
         parts = visible_parts(self.name)
         visible = sum(p.points for p in parts)
         self.user_properties.append(("visible_points", visible))
         self.user_properties.append(("cell_points", self.points))
-        if self.name not in self.namespace:
+        if self.results is None:
             self.user_properties.append(("earned", 0.0))
-            raise ExerciseFailed(f"{self.name} is not defined: run its cell, and keep its name as given.")
-        results = grade_locally(parts, self.namespace[self.name], self.sources)
-        earned = total_score(results)
+            raise ExerciseFailed(f"{self.name} is not defined when its test cell is reached: run its cell, "
+                                 "and keep its name as given.")
+        earned = total_score(self.results)
         self.user_properties.append(("earned", earned))
         if earned < visible:
-            raise ExerciseFailed(format_results(self.name, results))
+            raise ExerciseFailed(format_results(self.name, self.results))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExerciseFailed):
