@@ -15,7 +15,9 @@ from ..report import report
 from ..records import read_all
 from nbgrader.api import Gradebook
 
-from ..course import venv_on_path, all_records, course_directory, run_nbgrader
+from ..course import venv_on_path, course_directory, run_nbgrader
+from ..grades import course_grades
+from ..records import GRADED
 from .generate import make_class
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -51,17 +53,17 @@ def enrol(course, students):
 
 
 def differences(plan, course):
-    """Where the graded course disagrees with the generator's expected grades."""
+    """Where the graded course (the gradebook's scores, the records' statuses) disagrees with the generator."""
     found = []
-    records = {(r.student, r.notebook): r for r in all_records(course, ASSIGNMENT)}
+    grades = {(g.student, g.notebook): g for g in course_grades(course, ASSIGNMENT)}
     for (student, notebook), expected in sorted(plan.expected.items()):
-        got = records.get((student, notebook))
+        got = grades.get((student, notebook))
         if got is None:
-            found.append(f"{student} {notebook}: no record")
+            found.append(f"{student} {notebook}: not in the gradebook")
             continue
         if got.status != expected["status"]:
             found.append(f"{student} {notebook}: status {got.status}, expected {expected['status']}")
-        scores = {e.name: (e.score, e.status) for e in got.exercises}
+        scores = {c.name: (c.score or 0.0, _exercise_status(got, c)) for c in got.cells}
         for name, want in expected["exercises"].items():
             if scores.get(name) != (want["score"], want["status"]):
                 found.append(f"{student} {notebook} {name}: {scores.get(name)}, expected {(want['score'], want['status'])}")
@@ -69,6 +71,13 @@ def differences(plan, course):
         if tampered != sorted((t["grade_id"], t["change"]) for t in expected["tampered"]):
             found.append(f"{student} {notebook}: tampered {tampered}, expected {expected['tampered']}")
     return found
+
+
+def _exercise_status(notebook, cell):
+    """The status the kit gave the exercise (a notebook that did not run leaves its exercises ungraded)."""
+    if cell.diagnosis is not None:
+        return cell.diagnosis.status
+    return "ungraded" if notebook.status != GRADED else cell.status
 
 
 def demo(out="build/demo"):

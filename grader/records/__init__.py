@@ -50,6 +50,12 @@ class ExerciseRecord:
     reason: str | None = None
     parts: list[PartRecord] = field(default_factory=list)
     note: str | None = None
+    grade_id: str | None = None  # the test cell this record is about, when not ``<name>_test``
+
+    @property
+    def cell(self):
+        """The grade_id of the test cell: the key that joins this record to the gradebook."""
+        return self.grade_id or f"{self.name}_test"
 
 
 @dataclass

@@ -4,6 +4,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after choosing the backend)
 
+from .words import title  # noqa: E402
+
 
 def score_histogram(stats, path):
     percents = [100 * score / most if most else 0 for score, most in stats.totals.values()]
@@ -23,8 +25,8 @@ def pass_rates(stats, path):
 
 
 def misconceptions(stats, path):
-    names = list(stats.misconceptions)
-    figure, axes = plt.subplots(figsize=(6, 0.3 * len(names) + 1.2))
+    names = [title(name) for name in stats.misconceptions]
+    figure, axes = plt.subplots(figsize=(9, 0.3 * len(names) + 1.2))
     axes.barh(names, list(stats.misconceptions.values()))
     axes.invert_yaxis()
     axes.set(xlabel="students", title="Misconceptions")

@@ -1,0 +1,36 @@
+"""The kit's part of nbgrader's ``generate_feedback``: nothing hidden on the page, a tutor's words under each test.
+
+Configured in ``nbgrader_config.py`` (``GenerateFeedback.preprocessors``), so that the stock
+command, formgrader's Generate Feedback button and ``python -m grader feedback`` make the same pages.
+"""
+from nbformat.v4 import new_markdown_cell, new_output
+from nbgrader import utils
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
+
+from ..records import read, record_path
+from .hidden import clear_hidden_tests
+from .page import exercise_html, exercise_text, notebook_notes
+
+
+class KitFeedback(NbGraderPreprocessor):
+    """Clears the hidden tests (source and outputs); shows the kit's diagnosis under each kit test cell."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        path = record_path(CourseDirectory(config=self.config).root, info["assignment"], info["student"],
+                           info["notebook"])
+        record = read(path) if path.exists() else None
+        diagnoses = {exercise.cell: exercise for exercise in record.exercises} if record else {}
+        clearer = ClearHiddenTests(parent=self, enforce_metadata=False)
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            clear_hidden_tests(cell, clearer)
+            exercise = diagnoses.get(cell.metadata.get("nbgrader", {}).get("grade_id"))
+            if exercise is not None and utils.is_grade(cell) and not utils.is_solution(cell):
+                cell.outputs = [new_output("display_data", data={"text/html": exercise_html(exercise),
+                                                                 "text/plain": exercise_text(exercise)})]
+        if record is not None and (notes := notebook_notes(record)):
+            nb.cells.insert(0, new_markdown_cell(notes))
+        return nb, resources
