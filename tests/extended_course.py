@@ -1,16 +1,18 @@
 """A course as an instructor extends it: a plain nbgrader test cell, a written answer, a task, a new notebook,
-a due date with late work given zero, and a manual grade; graded with the kit."""
-import datetime
+a due date with late work given zero; students who hand in through nbgrader's exchange; a manual grade."""
+import os
 import pathlib
+import subprocess
+import sys
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.course import course_directory, run_nbgrader, venv_on_path
-from nbgrader.api import Gradebook
-
-from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, submission, submit
+from grader.course import path_with_venv, run_nbgrader
 from grader.demo.run import new_course
+from grader.gradebook import gradebook
+
+from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, submission
 
 EXTRA = "06_extra.ipynb"
 LATE_PENALTY = """
@@ -43,10 +45,13 @@ TRIPLE_TEST = graded(new_code_cell("assert triple(1) == 3\n### BEGIN HIDDEN TEST
 
 
 def make_extended_course(folder):
-    """Released: notebook 01 with three more graded cells, and a new notebook 06 with one plain exercise."""
-    course = new_course(pathlib.Path(folder))
+    """Released to the exchange: notebook 01 with three more graded cells, and a new notebook 06 with a plain exercise."""
+    folder = pathlib.Path(folder)
+    course = new_course(folder / "course")
+    (folder / "exchange").mkdir(mode=0o777)
+    os.chmod(folder / "exchange", 0o777)
     with open(course / "nbgrader_config.py", "a") as config:
-        config.write(FAST_LIMITS + LATE_PENALTY)
+        config.write(FAST_LIMITS + LATE_PENALTY + exchange_config(folder))
     source = course / "solutions" / ASSIGNMENT
     basics = nbformat.read(source / BASICS, as_version=4)
     basics.cells += [DOUBLE, DOUBLE_TEST, WRITTEN, TASK]
@@ -55,20 +60,45 @@ def make_extended_course(folder):
                                 metadata={"kernelspec": basics.metadata["kernelspec"]}), source / EXTRA)
     run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}")
     run_nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
+    run_nbgrader(course, "release_assignment", ASSIGNMENT, "--force")
     return course
 
 
-def hand_in(course, student, answers, when, extra_answers=None):
-    """Submit notebook 01 (reference answers but ``answers``) and notebook 06, at ``when``."""
-    submit(course, student, submission(course, answers))
-    submit(course, student, submission(course, extra_answers, notebook=EXTRA), notebook=EXTRA)
-    folder = course / "submitted" / student / ASSIGNMENT
-    (folder / "timestamp.txt").write_text(when)
+def exchange_config(folder):
+    return f"c.Exchange.root = {str(folder / 'exchange')!r}\n"
+
+
+def as_student(course, student, *arguments):
+    """A stock nbgrader command run by ``student`` in their own folder (next to the course)."""
+    home = course.parent / "students" / student
+    home.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, f"--student={student}",
+                           "--CourseDirectory.course_id=self_attention_kit", "--log-level=ERROR",
+                           f"--Exchange.root={course.parent / 'exchange'}", f"--Exchange.cache={home / 'cache'}"],
+                          cwd=home, capture_output=True, text=True, env={**os.environ, "PATH": path_with_venv()})
+    assert done.returncode == 0, done.stderr
+    return home
+
+
+def hand_in(course, student, answers=None, extra_answers=None):
+    """``nbgrader submit`` of notebook 01 (reference answers but ``answers``) and notebook 06."""
+    work = course.parent / "students" / student / ASSIGNMENT
+    work.mkdir(parents=True, exist_ok=True)
+    nbformat.write(submission(course, answers), work / BASICS)
+    nbformat.write(submission(course, extra_answers, notebook=EXTRA), work / EXTRA)
+    as_student(course, student, "submit", ASSIGNMENT)
+
+
+def collect(course, handed_in_at):
+    """``nbgrader collect``, then the hand-in times of ``{student: time}`` (the exchange stamps them now)."""
+    run_nbgrader(course, "collect", ASSIGNMENT)
+    for student, when in handed_in_at.items():
+        (course / "submitted" / student / ASSIGNMENT / "timestamp.txt").write_text(when)
 
 
 def grade_by_hand(course, student, grade_id, score, notebook=BASICS):
     """What an instructor does in formgrader: a manual score for one cell."""
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
-        grade = gradebook.find_grade(grade_id, pathlib.Path(notebook).stem, ASSIGNMENT, student)
+    with gradebook(course) as book:
+        grade = book.find_grade(grade_id, pathlib.Path(notebook).stem, ASSIGNMENT, student)
         grade.manual_score = score
-        gradebook.db.commit()
+        book.db.commit()
