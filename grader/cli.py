@@ -1,40 +1,53 @@
 """``python -m grader <verb>``: parse the arguments, call the verb of :mod:`grader.api`, print what it returns."""
 import argparse
+import warnings
 
-from . import api
+DESCRIPTION = """Grade the self-attention exercises of an nbgrader course.
 
-# verb: (help, its own arguments as (name, argparse options)); every verb also takes --course and --assignment.
+A round with a class, in order: release, collect, autograde, feedback, export, report.
+Every command works on the course in the current folder (or --course DIR) and on the
+assignment self_attention (or --assignment NAME). Scores live in nbgrader's gradebook, so
+formgrader and the stock nbgrader commands see the same grades."""
+
+EPILOG = "Run 'python -m grader <command> --help' for a command's options."
+LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"  # their warnings are not for instructors
+
+# verb: (what it is for, its own arguments as (name, argparse options)); all but demo take --course and --assignment.
 VERBS = {
-    "release": ("generate the student notebooks and the student bundle zip", []),
-    "collect": ("collect submissions from a <student>/<notebook>.ipynb folder or an LMS zip",
-                [("source", {"help": "a folder or a zip file"})]),
-    "autograde": ("grade every submission in the sandbox, through nbgrader; print the grade table",
-                  [("--force", {"action": "store_true", "help": "regrade students already graded"}),
-                   ("--workers", {"type": int, "help": "sandbox workers (default: one per core)"})]),
-    "feedback": ("write an HTML feedback page per student and notebook", []),
-    "export": ("write the grades as CSV, one row per student and exercise",
+    "release": ("make the student notebooks from solutions/ and the zip to hand out to students", []),
+    "collect": ("take in the students' notebooks from an LMS export zip or a folder of <student>/<notebook>.ipynb",
+                [("source", {"help": "the zip file or the folder"})]),
+    "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
+                  "print the grade table",
+                  [("--force", {"action": "store_true", "help": "grade again students already graded"}),
+                   ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
+    "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
+    "export": ("write the grades as a CSV file: a row per student and graded cell, late penalties included",
                [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv)"})]),
-    "report": ("write the class report: figures and an HTML page",
+    "report": ("write the class report: score histogram, pass rate per exercise, the most common mistakes",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
-    "demo": ("run a whole course round on the generated demo class and check its grades",
-             [("--out", {"default": "build/demo", "help": "where the demo course goes"})]),
+    "demo": ("try every step on a generated class of students and check the grades",
+             [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"})]),
 }
 
 
 def parser():
-    top = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
-    verbs = top.add_subparsers(dest="verb", required=True)
+    top = argparse.ArgumentParser(prog="python -m grader", description=DESCRIPTION, epilog=EPILOG,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    verbs = top.add_subparsers(dest="verb", required=True, title="commands", metavar="<command>")
     for verb, (text, arguments) in VERBS.items():
-        sub = verbs.add_parser(verb, help=text, description=text)
+        sub = verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
         for name, options in arguments:
             sub.add_argument(name, **options)
         if verb != "demo":
             sub.add_argument("--course", default=".", help="the nbgrader course folder (default: here)")
-            sub.add_argument("--assignment", default="self_attention")
+            sub.add_argument("--assignment", default="self_attention", help="the assignment (default self_attention)")
     return top
 
 
 def main(argv=None):
     arguments = vars(parser().parse_args(argv))
+    warnings.filterwarnings("ignore", module=LIBRARIES)
+    from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
     result = getattr(api, arguments.pop("verb"))(**arguments)
     print("\n".join(map(str, result)) if isinstance(result, list) else result)

@@ -71,6 +71,7 @@ def autograded(course, one, answer):
 def course(tmp_path_factory):
     course = make_course(tmp_path_factory.mktemp("feedback") / "course")
     graded = graded_wrong_answers()
+    graded[1][0].tampered = [{"grade_id": graded[1][0].exercises[0].cell, "change": "edited"}]
     with gradebook(course) as book:
         for one, _ in graded:
             book.add_student(one.student)
@@ -144,6 +145,14 @@ def test_a_page_reads_like_a_tutor_diagnosis_once_first_failure_then_a_line_per_
         assert "the source" not in output.get_text()  # the notebooks' own text is issue 10's
         answer_panels = [p for p in soup.find_all(class_="nbgrader_cell") if "Student's answer" in p.get_text()]
         assert any(f"def {exercise.name}(" in p.get_text() for p in answer_panels)  # the student's own code
+
+
+def test_a_changed_test_cell_is_said_at_the_top_of_the_page(course):
+    course, graded, _ = course
+    tampered, untouched = graded[1][0], graded[2][0]
+    top = bs4.BeautifulSoup(page(course, tampered), "html.parser").find(class_="kit-warning")
+    assert f"The test cell {tampered.exercises[0].cell} was edited" in top.get_text()
+    assert "kit-warning" not in page(course, untouched)
 
 
 def test_the_page_has_the_gradebooks_scores(course):

@@ -36,7 +36,13 @@ def course(tmp_path_factory):
     run_nbgrader(course, "export")
     with open(course / "grades.csv") as exported:
         totals = {row["student_id"]: row for row in csv.DictReader(exported)}
-    return course, totals
+    return course, totals, done
+
+
+def test_autograde_prints_what_an_instructor_needs_and_no_library_warnings(course):
+    done = course[2]
+    assert "graded 2 students" in done.stderr and "ontime" in done.stdout
+    assert "Warning" not in done.stderr and "warn" not in done.stderr.lower(), done.stderr
 
 
 def cells_in_gradebook(course):
@@ -48,7 +54,7 @@ def cells_in_gradebook(course):
 
 
 def test_the_course_has_a_late_student_and_manual_grades(course):
-    course, totals = course
+    course, totals, _ = course
     late = totals["late"]  # nbgrader computed the penalty (all it had) at autograde; the manual grade came later
     assert float(late["late_submission_penalty"]) > 0 and float(late["score"]) < float(late["raw_score"])
     assert float(totals["ontime"]["late_submission_penalty"]) == 0
@@ -57,7 +63,7 @@ def test_the_course_has_a_late_student_and_manual_grades(course):
 
 
 def test_csv_has_every_graded_cell_with_the_gradebooks_score_and_adds_up_to_nbgrader_export(course):
-    course, totals = course
+    course, totals, _ = course
     with open(export(course, ASSIGNMENT)) as table:
         rows = list(csv.DictReader(table))
     scores = cells_in_gradebook(course)
@@ -76,7 +82,7 @@ def test_csv_has_every_graded_cell_with_the_gradebooks_score_and_adds_up_to_nbgr
 
 
 def test_table_shows_nbgraders_totals_and_the_new_notebook(course):
-    course, totals = course
+    course, totals, _ = course
     table = grade_table(course, ASSIGNMENT)
     lines = {line.split()[0]: line for line in table.splitlines()}
     for student, row in totals.items():
@@ -85,7 +91,7 @@ def test_table_shows_nbgraders_totals_and_the_new_notebook(course):
 
 
 def test_report_shows_nbgraders_totals(course):
-    course, totals = course
+    course, totals, _ = course
     soup = bs4.BeautifulSoup(report(course, ASSIGNMENT).read_text(), "html.parser")
     students = {tr.find_all("td")[0].text: [td.text for td in tr.find_all("td")[1:]]
                 for tr in soup.find("table", class_="students").find_all("tr")[1:]}
@@ -94,12 +100,12 @@ def test_report_shows_nbgraders_totals(course):
 
 @pytest.fixture(scope="module")
 def pages(course):
-    course, _ = course
+    course, _, _ = course
     return {(p.parent.parent.name, p.stem): p for p in feedback(course, ASSIGNMENT)}
 
 
 def test_feedback_pages_show_the_gradebooks_scores(course, pages):
-    course, _ = course
+    course, _, _ = course
     scores = cells_in_gradebook(course)
     with gradebook(course) as book:
         notebooks = {(nb.student.id, nb.name): (nb.score - (nb.late_submission_penalty or 0), nb.max_score)
@@ -121,7 +127,7 @@ def test_feedback_pages_show_the_gradebooks_scores(course, pages):
 
 
 def test_release_feedback_and_fetch_feedback_deliver_the_kits_pages(course, pages):
-    course, _ = course
+    course, _, _ = course
     run_nbgrader(course, "release_feedback", ASSIGNMENT)
     for student in ("ontime", "late"):
         home = as_student(course, student, "fetch_feedback", ASSIGNMENT)

@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import sys
+import warnings
 
 from nbgrader.apps.autogradeapp import AutogradeApp
 
@@ -27,6 +28,7 @@ def grade_student(course, assignment, student):
 
 def main():
     order = json.load(sys.stdin)
+    warnings.simplefilter("ignore")  # SQLAlchemy's and nbformat's warnings are not for instructors; errors are reported
     os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     failed = False
     for student, fingerprint in order["students"].items():

@@ -96,6 +96,7 @@ def demo(out="build/demo"):
     say(f"collect from {lms_export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
     say("autograde")
     table = autograde(course=course, assignment=ASSIGNMENT)
+    say("feedback (nbgrader generate_feedback), export, report")
     pages = feedback(course=course, assignment=ASSIGNMENT)
     grades = export(course=course, assignment=ASSIGNMENT)
     page = report(course=course, assignment=ASSIGNMENT)
@@ -105,7 +106,7 @@ def demo(out="build/demo"):
              f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} "
              f"({len(plan.expected) - len(mismatches)}/{len(plan.expected)} notebooks, {graded} records)",
              *mismatches,
-             f"feedback: {len(pages)} pages in {course / 'feedback'}", f"grades:   {grades}", f"report:   {page}",
+             f"feedback: {len(pages)} pages (one per notebook handed in) in {course / 'feedback'}", f"grades:   {grades}", f"report:   {page}",
              f"demo finished in {time.monotonic() - started:.1f} s"]
     if mismatches:
         raise SystemExit("\n".join(lines))
