@@ -102,23 +102,7 @@ def notebook_scores(course, assignment):
                        for student, notebook, score, most, penalty in rows), key=lambda s: (s.student, s.notebook))
 
 
-def student_totals(course, assignment):
-    """{student: (score, max score)} for the assignment, as ``nbgrader export`` computes them."""
-    with gradebook(course) as book:
-        if not _has_assignment(book, assignment):
-            return {student.id: (0.0, 0.0) for student in book.students}
-        most = book.find_assignment(assignment).max_score
-        totals = {student.id: (0.0, most) for student in book.students}
-        for submission in book.assignment_submissions(assignment):
-            totals[submission.student.id] = (max(0.0, submission.score - submission.late_submission_penalty), most)
-    return totals
-
-
 def students(course):
     """The students in the course's gradebook."""
     with gradebook(course) as book:
         return sorted(student.id for student in book.students)
-
-
-def _has_assignment(book, name):
-    return book.db.query(Assignment).filter(Assignment.name == name).count() > 0

@@ -5,6 +5,7 @@ kit's grading records add what the gradebook cannot say: why a notebook or a tes
 real score, which test cells were tampered with, and each failed check's message and
 misconception. The two are joined by (student, notebook, grade_id).
 """
+import math
 import pathlib
 from dataclasses import dataclass, field
 
@@ -81,10 +82,12 @@ def course_grades(course, assignment):
     records = {(r.student, _stem(r.notebook)): r for r in read_all(course, assignment)}
     names = sorted({c.notebook for c in cells} | {stem for _, stem in records})
     students = sorted(set(book.students(course)) | {s for s, _ in notebooks} | {s for s, _ in records})
-    order = _cell_order(course, assignment)
+    positions = _positions(course, assignment)
+    in_order = {name: sorted((c for c in cells if c.notebook == name),
+                             key=lambda c: (positions.get(c.notebook, {}).get(c.grade_id, math.inf), c.grade_id))
+                for name in names}
     return [_notebook_grade(course, assignment, student, name, records.get((student, name)),
-                            notebooks.get((student, name)), sorted(
-                                (c for c in cells if c.notebook == name), key=order(name)), scores)
+                            notebooks.get((student, name)), in_order[name], scores)
             for student in students for name in names]
 
 
@@ -126,14 +129,13 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
                      diagnosis)
 
 
-def _cell_order(course, assignment):
-    """A sort key per notebook: the cells in the order of the released notebook."""
+def _positions(course, assignment):
+    """{notebook: {grade_id: position}} in the released notebooks, to list cells in the students' order."""
     positions = {}
     for path in sorted(folder(course, "release", ".", assignment).glob("*.ipynb")):
         ids = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in read(path).cells]
         positions[path.stem] = {grade_id: n for n, grade_id in enumerate(ids) if grade_id}
-    return lambda name: lambda cell: (positions.get(name, {}).get(cell.grade_id, len(positions.get(name, {}))),
-                                      cell.grade_id)
+    return positions
 
 
 def _stem(notebook):

@@ -20,6 +20,7 @@ GRADES = [
         CellGrade("attention_scores_test", "test", 2.0, 3.0, "tampered", "its test cell was deleted"),
         CellGrade("double_test", "test", 1.0, 2.0, "graded", None)],
         tampered=[{"grade_id": "attention_scores_test", "change": "deleted"}]),
+    NotebookGrade("bob", "07_unknown.ipynb", "invalid", "the notebook file could not be read", 0.0, 0.0),
 ]
 
 
@@ -57,3 +58,8 @@ def test_a_late_penalty_is_a_row_that_makes_the_scores_add_up_to_nbgraders():
     assert (late["score"], late["kind"], late["status"]) == ("-3", "late", "late")
     assert sum(float(r["score"]) for r in rows(GRADES) if r["student"] == "bob" and r["score"]) == 0.0
     assert ("alice", BASICS, "(late penalty)") not in found
+
+
+def test_a_notebook_without_graded_cells_still_has_a_row():
+    row = table()["bob", "07_unknown.ipynb", "(whole notebook)"]
+    assert (row["score"], row["status"], row["needs_attention"]) == ("", "invalid", "yes")

@@ -12,10 +12,10 @@ LATE = "late"
 
 
 def rows(grades):
-    """A row per graded cell of each notebook, and one for its late penalty when it has one."""
+    """A row per graded cell of each notebook (one for the whole notebook if it has none), one per late penalty."""
     found = []
     for notebook in grades:
-        found += [_row(notebook, cell) for cell in notebook.cells]
+        found += [_row(notebook, cell) for cell in notebook.cells] or [_whole_notebook_row(notebook)]
         if notebook.late_penalty:
             found.append(_late_row(notebook))
     return found
@@ -28,6 +28,13 @@ def _row(notebook, cell):
             "max_score": _number(cell.max_score), "status": cell.status, "reason": cell.reason or "",
             "misconceptions": ";".join(cell.misconceptions),
             "needs_attention": "yes" if cell.needs_attention or unplaced else "no"}
+
+
+def _whole_notebook_row(notebook):
+    """A notebook the gradebook knows no graded cell of (not released, say) still gets a row, so it is seen."""
+    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(whole notebook)",
+            "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": notebook.status,
+            "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes"}
 
 
 def _late_row(notebook):

@@ -24,11 +24,11 @@ class KitFeedback(NbGraderPreprocessor):
         diagnoses = {exercise.cell: exercise for exercise in record.exercises} if record else {}
         clearer = ClearHiddenTests(parent=self, enforce_metadata=False)
         for cell in nb.cells:
-            if cell.cell_type != "code":
-                continue
+            if not (cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell)):
+                continue  # hidden tests live in test cells, which nbgrader restored from the instructor's copy
             clear_hidden_tests(cell, clearer)
-            exercise = diagnoses.get(cell.metadata.get("nbgrader", {}).get("grade_id"))
-            if exercise is not None and utils.is_grade(cell) and not utils.is_solution(cell):
+            exercise = diagnoses.get(cell.metadata["nbgrader"]["grade_id"])
+            if exercise is not None:
                 cell.outputs = [new_output("display_data", data={"text/html": exercise_html(exercise),
                                                                  "text/plain": exercise_text(exercise)})]
         if record is not None and (notes := notebook_notes(record)):
