@@ -1,44 +1,46 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
-import importlib
-
 import pytest
 
-from grader.checks.framework import judge_parts, plan, run_locally, total_score
+from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
-from grader.checks.registry import NOTEBOOKS, exercise_names, visible_parts
+from grader.checks.cells import is_test_cell
+from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
+from grader.reference import of as solutions_of
 from grader.hidden import hidden_parts
 from grader.selfcheck.notebook import read, run_code_cells, exercise_cells
 
-from .conftest import EXERCISES, wrong_answers
+from .conftest import EXERCISES, SOLUTIONS, wrong_answers
 
 
 def grade_all(name, obj):
     parts = visible_parts(name) + hidden_parts(name)
-    planned = plan(parts)
-    results = judge_parts(planned, run_locally(obj, planned))
+    results = grade_locally(parts, obj)
     return results, total_score(results), sum(p.points for p in parts)
 
 
 def reference(name):
-    for module in NOTEBOOKS:
-        found = getattr(importlib.import_module(f"grader.reference.{module}"), name, None)
-        if found is not None:
-            return found
-    raise LookupError(name)
+    """The instructor's own solution, from the solution notebook."""
+    return getattr(solutions_of(notebook_of(name)), name)
 
 
 @pytest.fixture(scope="module")
 def stubs():
     """Each exercise's stub, taken from the released notebook that grades it."""
     found = {}
-    for notebook in NOTEBOOKS.values():
+    for notebook in notebooks():
         namespace = run_code_cells(read(EXERCISES / notebook), EXERCISES)[0]
         found.update({name: namespace[name] for name, _ in exercise_cells(read(EXERCISES / notebook))})
     return found
 
 
-def test_catalogue_has_all_exercises():
-    assert len(exercise_names()) == 23
+def test_every_kit_test_cell_has_checks_and_every_exercise_a_test_cell():
+    """Exercises are found, not counted: the solution notebooks' ``<exercise>_test`` cells and the checks agree."""
+    graded = {}
+    for path in sorted(SOLUTIONS.glob("*.ipynb")):
+        for cell in read(path).cells:
+            if is_test_cell(cell) and cell.metadata["nbgrader"]["grade_id"].endswith("_test"):
+                graded[cell.metadata["nbgrader"]["grade_id"].removesuffix("_test")] = path.name
+    assert graded == {name: notebook_of(name) for name in exercise_names()}
 
 
 @pytest.mark.parametrize("name", exercise_names())

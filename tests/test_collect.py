@@ -7,11 +7,10 @@ import pytest
 
 from grader.api import collect
 from grader.cli import main
-from grader.checks.registry import NOTEBOOKS
 
 from .conftest import ROOT, SOLUTIONS
 
-BASICS, STEPS = NOTEBOOKS["basics"], NOTEBOOKS["step_by_step"]
+BASICS, STEPS = "01_attention_basics.ipynb", "02_self_attention_step_by_step.ipynb"
 
 
 @pytest.fixture

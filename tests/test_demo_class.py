@@ -7,7 +7,7 @@ import pytest
 
 from grader.records import EXERCISE_STATUSES, NOTEBOOK_STATUSES
 from grader.checks.misconceptions import MISCONCEPTIONS
-from grader.checks.registry import NOTEBOOKS
+from grader.checks.registry import notebooks
 from grader.demo.generate import make_class
 
 
@@ -46,7 +46,7 @@ def test_the_generator_is_deterministic(runs):
 def test_the_plan_is_json_and_covers_every_student_and_notebook(plan):
     data = json.loads(plan.to_json())
     assert len(plan.students) >= 30
-    assert set(plan.expected) == {(s, nb) for s in plan.students for nb in NOTEBOOKS.values()}
+    assert set(plan.expected) == {(s, nb) for s in plan.students for nb in notebooks()}
     for (student, nb), entry in plan.expected.items():
         assert data["expected"][student][nb] == entry
         assert entry["status"] in NOTEBOOK_STATUSES
@@ -55,7 +55,7 @@ def test_the_plan_is_json_and_covers_every_student_and_notebook(plan):
 
 def test_submissions_are_release_notebooks_in_one_folder_per_student(plan, folder):
     submitted = {(s, nb) for s, c in plan.composition.items() for nb in c["notebooks"]}
-    assert {nb for _, nb in submitted} == set(NOTEBOOKS.values())
+    assert {nb for _, nb in submitted} == set(notebooks())
     assert {(p.parent.name, p.name) for p in folder.glob("*/*.ipynb")} == submitted
     assert {p.parent.name for p in folder.glob("*/timestamp.txt")} == set(plan.submitted_at)
 
@@ -73,7 +73,7 @@ def test_full_marks_for_the_correct_and_zero_for_untouched_stubs(plan):
 
 def test_most_students_are_partly_correct(plan):
     def partly(student):
-        scores = [(e["score"], e["max_score"]) for nb in NOTEBOOKS.values()
+        scores = [(e["score"], e["max_score"]) for nb in notebooks()
                   for e in plan.expected[student, nb]["exercises"].values()]
         return 0 < sum(s for s, _ in scores) < sum(m for _, m in scores)
     assert sum(map(partly, plan.students)) > len(plan.students) / 2
@@ -123,9 +123,9 @@ def test_broken_files_are_broken(plan, folder):
 def test_late_and_missing_submissions(plan, folder):
     assert plan.late and all(plan.submitted_at[s] > plan.due for s in plan.late)
     assert set(plan.submitted_at) - set(plan.late)
-    assert any(len(nbs) == len(NOTEBOOKS) for nbs in plan.missing.values())
-    assert any(len(nbs) < len(NOTEBOOKS) for nbs in plan.missing.values())
-    for student, notebooks in plan.missing.items():
-        for nb in notebooks:
+    assert any(len(nbs) == len(notebooks()) for nbs in plan.missing.values())
+    assert any(len(nbs) < len(notebooks()) for nbs in plan.missing.values())
+    for student, missing in plan.missing.items():
+        for nb in missing:
             assert plan.expected[student, nb]["status"] == "missing"
             assert not (folder / student / nb).exists()

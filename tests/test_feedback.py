@@ -14,7 +14,7 @@ from nbformat.v4 import new_output
 
 from grader import records as record
 from grader.api import feedback
-from grader.checks.framework import judge_parts, plan, run_locally, total_score
+from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
@@ -36,8 +36,7 @@ def graded_wrong_answers():
         chosen.setdefault(misconception, (name, answer))
     found = []
     for student, (name, answer) in enumerate(chosen.values()):
-        planned = plan(visible_parts(name) + hidden_parts(name))
-        results = judge_parts(planned, run_locally(answer, planned))
+        results = grade_locally(visible_parts(name) + hidden_parts(name), answer)
         parts = [PartRecord(r.part.title, r.part.points, r.score, r.part.hidden, r.case_label,
                             r.failure and r.failure.explain(with_misconception=False),
                             r.failure and r.failure.misconception) for r in results]

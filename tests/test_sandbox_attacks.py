@@ -60,6 +60,25 @@ ATTACKS = {  # student: (answer to attention_scores, expected status of attentio
             "import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n    raise SystemExit\n"
             "except OSError:\n    pass\n" + RIGHT, "graded"),
 }
+# Attacks on the channel back to the grader and on the runner's secrets (the only open file is the channel).
+CHANNEL = ("import os, json, struct\ndef _send(message):\n    data = json.dumps(message).encode()\n"
+           "    for fd in range(3, 64):\n        try:\n            os.fstat(fd)\n        except OSError:\n"
+           "            continue\n        os.write(fd, struct.pack('!Q', len(data)) + data)\n")
+ATTACKS.update({
+    "pipe": (CHANNEL + "_send([1, 2, 3])\n" + RIGHT, "malformed"),  # a message that is not an object
+    "judge": (CHANNEL + "def attention_scores(queries, keys):\n    _send({'outcome': {'__tuple__': [1]}})\n"
+                        "    os._exit(0)\n", "malformed"),  # an outcome that is not a mapping
+    "flood": (CHANNEL + "for _ in range(200_000):\n    _send({'outputs': [], 'count': 1})\n" + RIGHT, "malformed"),
+    "interrupt": ("def attention_scores(queries, keys):\n    raise KeyboardInterrupt\n", "graded"),
+    "stackwalk": ("import sys, gc\ndef attention_scores(queries, keys):\n    seen = False\n"
+                  "    frame = sys._getframe()\n    while frame is not None:\n"
+                  "        seen |= bool({'job', 'spec', 'units', 'hide'} & set(frame.f_locals))\n"
+                  "        frame = frame.f_back\n    for obj in gc.get_objects():\n"
+                  "        if isinstance(obj, dict) and ({'units', 'limits'} <= obj.keys() or {'hide', 'limits'} <= obj.keys()\n"
+                  "                                      or {'requests', 'exercise'} <= obj.keys()):\n"
+                  "            seen = True\n"
+                  "    return queries @ keys.transpose(-2, -1) if seen else queries @ keys\n", "graded"),
+})
 TAMPERING = {"deleted": "deleted", "edited": "edited", "duplicated": "duplicated", "relabelled": "relabelled"}
 
 
@@ -118,8 +137,8 @@ def test_attack_scores_nothing_with_a_clear_status(graded, student):
     else:
         assert target.score == 0
         if status != "graded":
-            assert status in target.reason or {"memory": "memory", "crashed": "crash", "timeout": "time"}[status] \
-                in target.reason
+            assert status in target.reason or {"memory": "memory", "crashed": "crash", "timeout": "time",
+                                               "malformed": "tampered"}[status] in target.reason
     others = [e for e in entry.exercises if e.name != "attention_scores"]
     assert all(e.score == e.max_score for e in others), [(e.name, e.status, e.reason) for e in others]
 

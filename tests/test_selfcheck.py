@@ -5,7 +5,7 @@ import sys
 import nbformat
 import pytest
 
-from grader.checks.registry import NOTEBOOKS
+from grader.checks.registry import notebooks
 from grader.demo.fill import fill, reference_answers
 
 from .conftest import EXERCISES, ROOT, SOLUTIONS
@@ -17,14 +17,14 @@ def self_check(path):
 
 
 def test_untouched_notebook_fails_every_exercise_and_says_why():
-    run = self_check(EXERCISES / NOTEBOOKS["basics"])
+    run = self_check(EXERCISES / "01_attention_basics.ipynb")
     assert run.returncode == 1
     assert "6 failed" in run.stdout
     assert "not implemented yet" in run.stdout
     assert "0/6 visible points" in run.stdout
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS.values())
+@pytest.mark.parametrize("notebook", notebooks())
 def test_filled_notebook_passes_every_exercise(tmp_path, notebook):
     release = nbformat.read(EXERCISES / notebook, as_version=4)
     answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
@@ -35,7 +35,7 @@ def test_filled_notebook_passes_every_exercise(tmp_path, notebook):
 
 
 def test_one_wrong_exercise_fails_alone(tmp_path):
-    notebook = NOTEBOOKS["basics"]
+    notebook = "01_attention_basics.ipynb"
     answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
     answers["attention_scores"] = "def attention_scores(queries, keys):\n    return (queries @ keys)[..., :2]\n"
     nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)

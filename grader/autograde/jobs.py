@@ -1,13 +1,16 @@
-"""From a notebook to a sandbox job, and from the sandbox's evidence to judged exercises."""
-import functools
-import hashlib
-import json
+"""From a notebook to a sandbox job, and from the sandbox's evidence to each test cell's verdict.
+
+The job lists the notebook's code cells in order, as units: a cell to run (``cell``), an
+autograded test cell the kit knows nothing about, run with nbgrader's rules (``test``), or a kit
+test cell (``kit``): the exercise is probed where the cell stands, and judged here.
+"""
 import pathlib
-import re
 import sys
 
+from ..checks import plain
+from ..checks.cells import defines, is_test_cell, kit_exercise
 from ..checks.framework import judge_parts, plan
-from ..checks.registry import exercise_of_grade_id, visible_parts
+from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
 
@@ -18,26 +21,17 @@ DEFAULT_LIMITS = {
     "processes": 64,
     "unit_seconds": 10.0,          # one cell, or one exercise's checks
     "notebook_seconds": 60.0,      # the whole notebook, restarts included
-    "output_chars": 100_000,
+    "output_chars": 100_000,       # stream text kept per cell
     "file_bytes": 16 << 20,
     "tmp_bytes": 64 << 20,
 }
-
-
-def is_test_cell(cell):
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
-
-
-def graded_exercises(nb):
-    """The exercises the notebook's test cells grade, in order, each once."""
-    names = []
-    for cell in nb.cells:
-        if is_test_cell(cell):
-            name = exercise_of_grade_id(cell.metadata["nbgrader"].get("grade_id", ""))
-            if name and name not in names:
-                names.append(name)
-    return names
+UNIT_FAILURES = {
+    "timeout": "ran out of time",
+    "memory": "ran out of memory",
+    "crashed": "crashed the kernel",
+    "malformed": "sent back something the grader could not read (the submission tampered with the grader)",
+    "not_run": "was not run: the notebook stopped before it",
+}
 
 
 def secret_paths(course):
@@ -48,68 +42,55 @@ def secret_paths(course):
     return hidden + [str(PACKAGE / "hidden"), str(PACKAGE / "reference")]
 
 
-@functools.cache
 def planned_checks(name):
-    """Every case of an exercise, built once: the cases and their judges never change."""
+    """Every case of an exercise, visible and hidden."""
     return plan(visible_parts(name) + hidden_parts(name))
 
 
+def _unit(cell):
+    name = kit_exercise(cell)
+    if name:
+        requests = [case.request() for _, cases in planned_checks(name) for case in cases]
+        return {"kind": "kit", "exercise": name, "requests": requests}
+    return {"kind": "test" if is_test_cell(cell) else "cell", "source": cell.source}
+
+
 def build_job(nb, course, limits=None):
-    """The job for the sandbox, and the planned cases (kept here, to judge the outcomes)."""
-    planned = {name: planned_checks(name) for name in graded_exercises(nb)}
-    job = {
-        "cells": [(i, c.source) for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_test_cell(c)],
-        "exercises": [{"name": name, "requests": [case.request() for _, cases in planned[name] for case in cases]}
-                      for name in planned],
-        "limits": {**DEFAULT_LIMITS, **(limits or {})},
-        "hide": secret_paths(course),
-    }
-    return job, planned
+    """The sandbox job for a notebook, and the index of the cell each unit stands for."""
+    code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+    job = {"units": [_unit(nb.cells[i]) for i in code], "limits": {**DEFAULT_LIMITS, **(limits or {})},
+           "hide": secret_paths(course)}
+    return job, code
 
 
-def job_key(job):
-    """A stable name for a job: the same notebook code and checks give the same key."""
-    return hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
+def failure_reason(status):
+    return UNIT_FAILURES.get(status, str(status))
 
 
-def _defining_cell(cells, name):
-    pattern = re.compile(rf"^\s*(def|class)\s+{re.escape(name)}\b", re.M)
-    return next((f"cell:{i}" for i, source in cells if pattern.search(source)), None)
+def judge_exercise(job, units, position):
+    """(status, reason, part results or None) for the kit unit at ``position``."""
+    unit, result = job["units"][position], units[position]
+    name, status = unit["exercise"], result.get("status")
+    if status == "ok":
+        try:
+            outcomes = [plain.from_plain(outcome) for outcome in result["outcomes"]]
+            return "graded", None, judge_parts(planned_checks(name), outcomes)
+        except (ValueError, TypeError, KeyError, IndexError):
+            return "malformed", f"checking {name} {failure_reason('malformed')}", None
+    if status == "undefined":
+        cause = _defining_failure(job, units, position, name)
+        if cause:
+            return cause, f"the cell that defines {name} {failure_reason(cause)}", None
+        return "undefined", f"{name} was not defined when its test cell was reached", None
+    status = status if status in UNIT_FAILURES else "malformed"
+    return status, f"checking {name} {failure_reason(status)}", None
 
 
-def judge_result(job, planned, result):
-    """Per exercise: (status, reason, part results or None), from the sandbox's result."""
-    from ..checks import plain
-    ends = {e["unit"]: e for e in result.get("events", []) if isinstance(e, dict) and "unit" in e}
-    skipped = result.get("skipped", {})
-    judged = {}
-    for name, planned_parts in planned.items():
-        unit = f"exercise:{name}"
-        event = ends.get(unit)
-        if unit in skipped:
-            judged[name] = (skipped[unit], f"checking {name} {_verb(skipped[unit])}", None)
-        elif event is None:
-            judged[name] = ("ungraded", f"the notebook {_verb(result.get('status'))} before {name} was checked", None)
-        elif event.get("status") == "ok":
-            try:
-                outcomes = plain.from_plain(event.get("outcomes"))
-                judged[name] = ("graded", None, judge_parts(planned_parts, outcomes))
-            except (ValueError, TypeError, KeyError, IndexError):
-                judged[name] = ("crashed", "the checks' results came back malformed", None)
-        elif event.get("status") == "undefined":
-            cell = _defining_cell(job["cells"], name)
-            cell_end = ends.get(cell, {}) if cell else {}
-            cell_status = skipped.get(cell) or cell_end.get("status")
-            if cell_status in ("timeout", "crashed", "memory"):
-                judged[name] = (cell_status, f"the cell that defines {name} {_verb(cell_status)}", None)
-            else:
-                judged[name] = ("undefined", f"{name} was not defined when the notebook finished", None)
-        else:
-            status = "timeout" if event.get("status") == "timeout" else "crashed"
-            judged[name] = (status, f"checking {name} {_verb(status)}: {event.get('detail')}", None)
-    return judged
-
-
-def _verb(status):
-    return {"timeout": "ran out of time", "memory": "ran out of memory", "crashed": "crashed the kernel",
-            "graded": "finished"}.get(status, str(status))
+def _defining_failure(job, units, position, name):
+    """The failure of the last cell before ``position`` that defines ``name``, if it failed."""
+    for index in range(position - 1, -1, -1):
+        unit = job["units"][index]
+        if unit["kind"] != "kit" and defines(unit["source"], name):
+            status = units[index].get("status")
+            return status if status in UNIT_FAILURES else None
+    return None

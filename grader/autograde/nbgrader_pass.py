@@ -12,6 +12,8 @@ import warnings
 
 from nbgrader.apps.autogradeapp import AutogradeApp
 
+from ..course import path_with_venv
+
 
 def done_marker(course, assignment, student):
     return pathlib.Path(course) / "grading" / assignment / student / ".complete"
@@ -29,7 +31,7 @@ def grade_student(course, assignment, student):
 def main():
     order = json.load(sys.stdin)
     warnings.simplefilter("ignore")  # SQLAlchemy's and nbformat's warnings are not for instructors; errors are reported
-    os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    os.environ["PATH"] = path_with_venv()
     failed = False
     for student, fingerprint in order["students"].items():
         try:

@@ -1,33 +1,67 @@
-"""What a graded test cell shows, and what the grading record keeps of it."""
+"""What each code cell shows in the autograded notebook, and what the grading record keeps of a test cell."""
 import nbformat
+from nbgrader.utils import determine_grade
 
 from ..checks.framework import gate_note, total_score
 from ..checks.grade import format_results
 from ..records import ExerciseRecord, PartRecord
+from .jobs import failure_reason
 
 
-def exercise_record(name, max_score, status, reason, results):
+def scaled(results, points):
+    """The exercise's score on the test cell's own scale: the notebook sets the points."""
+    possible = sum(r.part.points for r in results)
+    return points * total_score(results) / possible if possible else 0.0
+
+
+def _error(ename, evalue, text):
+    return nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[text])
+
+
+def ran_cell(cell, result):
+    """A cell the sandbox ran: its own outputs, or an error saying why it has none."""
+    if result["status"] == "ok":
+        cell.outputs = [nbformat.from_dict(output) for output in result["outputs"]]
+        cell.execution_count = result["count"]
+    else:
+        reason = f"This cell {failure_reason(result['status'])}."
+        cell.outputs = [_error(f"Cell{result['status'].title().replace('_', '')}", reason, reason)]
+        cell.execution_count = None
+
+
+def kit_cell(cell, name, status, reason, results):
+    """A kit test cell: the checks' report, then the score (nbgrader's partial credit), or an error."""
+    points = float(cell.metadata["nbgrader"]["points"])
+    cell.execution_count = None
     if results is None:
-        return ExerciseRecord(name, 0.0, max_score, status, reason)
+        cell.outputs = [_error(status.title(), reason, f"{name}: 0 points. {reason}.")]
+        return
+    score = scaled(results, points)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=format_results(name, results) + "\n")]
+    if score > 0:
+        cell.outputs.append(nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(score))},
+                                                   execution_count=None))
+    else:
+        cell.outputs.append(_error("CheckFailed", f"{name}: no points",
+                                   f"{name}: no points yet; see the messages above."))
+
+
+def exercise_record(grade_id, name, points, status, reason, results):
+    """The record of a kit test cell: its status, and each part's message and misconception."""
+    if results is None:
+        return ExerciseRecord(name, 0.0, points, status, reason, grade_id=grade_id)
     parts = [PartRecord(r.part.title, r.part.points, r.score, r.part.hidden, r.case_label,
                         r.failure.explain(with_misconception=False) if r.failure else None,
                         r.failure.misconception if r.failure else None) for r in results]
-    return ExerciseRecord(name, min(total_score(results), max_score), max_score, status, reason, parts,
-                          gate_note(results))
+    return ExerciseRecord(name, scaled(results, points), points, status, reason, parts, gate_note(results),
+                          grade_id=grade_id)
 
 
-def cell_outputs(name, status, reason, results):
-    """A stdout report, then the score (nbgrader's partial credit) or an error when nothing was earned."""
-    if results is None:
-        return [nbformat.v4.new_output("error", ename=status.capitalize(), evalue=reason,
-                                       traceback=[f"{name}: 0 points. {reason}."])]
-    text = format_results(name, results)
-    outputs = [nbformat.v4.new_output("stream", name="stdout", text=text + "\n")]
-    score = total_score(results)
-    if score > 0:
-        outputs.append(nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(score))},
-                                              execution_count=None))
-    else:
-        outputs.append(nbformat.v4.new_output("error", ename="CheckFailed", evalue=f"{name}: no points",
-                                              traceback=[f"{name}: no points yet; see the messages above."]))
-    return outputs
+def test_record(cell, result):
+    """The record of a plain test cell: whether it ran, and the score nbgrader gives its outputs."""
+    grade_id, points = cell.metadata["nbgrader"]["grade_id"], float(cell.metadata["nbgrader"]["points"])
+    score = determine_grade(cell)[0] or 0.0
+    if result["status"] == "ok":
+        return ExerciseRecord(grade_id, score, points, grade_id=grade_id)
+    reason = f"the test cell {failure_reason(result['status'])}"
+    return ExerciseRecord(grade_id, score, points, result["status"], reason, grade_id=grade_id)

@@ -11,9 +11,9 @@ from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 from traitlets import Float, Integer
 
 from .. import records as record
-from . import cache
-from .jobs import DEFAULT_LIMITS, build_job, is_test_cell, job_key, judge_result
-from .outputs import cell_outputs, exercise_record
+from ..checks.cells import is_test_cell
+from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
+from .outputs import exercise_record, kit_cell, ran_cell, test_record
 
 METADATA_KEY = "attention_kit"
 _pool = None
@@ -24,7 +24,7 @@ def shared_pool():
     global _pool
     if _pool is None:
         from ..sandbox.pool import Pool
-        _pool = Pool()
+        _pool = Pool(1)  # one warm worker: each grading process takes its own students
         atexit.register(_pool.close)
     return _pool
 
@@ -107,7 +107,7 @@ class QuietOverwriteCells(OverwriteCells):
 
 
 class SandboxExecute(NbGraderPreprocessor):
-    """Run the submission in the sandbox and grade its test cells from outside it."""
+    """Run the submission's code cells in order in the sandbox; grade each test cell where it stands."""
 
     memory_bytes = Integer(DEFAULT_LIMITS["memory_bytes"], help="Resident memory for one notebook").tag(config=True)
     unit_seconds = Float(DEFAULT_LIMITS["unit_seconds"], help="Time for one cell or one exercise").tag(config=True)
@@ -122,30 +122,25 @@ class SandboxExecute(NbGraderPreprocessor):
         started = time.monotonic()
         info = resources["nbgrader"]
         course = CourseDirectory(config=self.config).root
-        job, planned = build_job(nb, course, self.limits())
-        result = cache.get(course, info["assignment"], job_key(job)) or shared_pool().run(job)
-        judged = judge_result(job, planned, result)
-        exercises = []
-        for cell in nb.cells:
-            name = _exercise_of(cell)
-            if name in judged:
-                status, reason, results = judged[name]
-                cell.outputs = cell_outputs(name, status, reason, results)
-                exercises.append(exercise_record(name, float(cell.metadata["nbgrader"]["points"]),
-                                                 status, reason, results))
-        notebook_status = result.get("status", "error")
-        entry = record.NotebookRecord(
+        job, cells = build_job(nb, course, self.limits())
+        result = shared_pool().run(job)
+        units = result["units"]
+        tests = []
+        for position, index in enumerate(cells):
+            cell, unit = nb.cells[index], job["units"][position]
+            if unit["kind"] == "kit":
+                status, reason, results = judge_exercise(job, units, position)
+                kit_cell(cell, unit["exercise"], status, reason, results)
+                tests.append(exercise_record(cell.metadata["nbgrader"]["grade_id"], unit["exercise"],
+                                             float(cell.metadata["nbgrader"]["points"]), status, reason, results))
+            else:
+                ran_cell(cell, units[position])
+                if unit["kind"] == "test":
+                    tests.append(test_record(cell, units[position]))
+        status = result["status"]
+        record.write(course, record.NotebookRecord(
             student=info["student"], assignment=info["assignment"], notebook=f"{info['notebook']}.ipynb",
-            status=notebook_status,
-            reason=None if notebook_status == "graded" else f"the notebook {notebook_status}",
-            seconds=round(time.monotonic() - started + result.get("seconds", 0.0), 3),
-            tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []), exercises=exercises)
-        record.write(course, entry)
+            status=status, reason=None if status == "graded" else record.NOTEBOOK_STATUSES.get(status),
+            seconds=round(time.monotonic() - started, 3), isolation=result.get("isolation"),
+            tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []), exercises=tests))
         return nb, resources
-
-
-def _exercise_of(cell):
-    from ..checks.registry import exercise_of_grade_id
-    if not is_test_cell(cell):
-        return None
-    return exercise_of_grade_id(cell.metadata["nbgrader"].get("grade_id", ""))

@@ -1,10 +1,10 @@
-"""``autograde``: every student's submission through nbgrader, the sandbox warmed and run in parallel first.
+"""``autograde``: every student's submission through nbgrader's own autograde, with the kit's sandbox as its executor.
 
 Steps: take the course's grading lock; set aside notebooks nbgrader cannot read (recorded as
-'invalid'); run every remaining notebook in the sandbox on all cores; then let nbgrader's own
-autograde do its usual work student by student, with the sandbox results at hand. A student
-whose submission was fully graded before is skipped unless ``force``: a grader killed half-way
-simply picks up where it stopped.
+'invalid'); then let nbgrader's own autograde do its usual work, the students shared out over one
+process per core, each with its own warm sandbox worker (nbgrader_config.py puts the kit's
+SandboxExecute in place of nbgrader's kernel). A student whose submission was fully graded before
+is skipped unless ``force``: a grader killed half-way simply picks up where it stopped.
 """
 import contextlib
 import fcntl
@@ -16,17 +16,13 @@ import sqlite3
 import subprocess
 import sys
 import time
+import warnings
 
 import nbformat
-from traitlets.config.loader import PyFileConfigLoader
 
 from .. import course as courses
-from ..sandbox.pool import Pool
 from .. import records as record
-from . import cache
-from .jobs import build_job, graded_exercises, is_test_cell, job_key
 from .nbgrader_pass import done_marker
-from .preprocessors import SandboxExecute
 from .progress import Progress
 from .table import grade_table
 
@@ -57,7 +53,9 @@ def _fingerprint(notebooks):
 def set_aside_invalid(course, assignment, student, path):
     """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score."""
     try:
-        nbformat.validate(nbformat.read(path, as_version=4))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # cells without ids are fine: nbgrader adds them
+            nbformat.validate(nbformat.read(path, as_version=4))
         return False
     except Exception as error:  # invalid JSON, or not a notebook at all
         reason = f"{record.NOTEBOOK_STATUSES['invalid']}: {type(error).__name__}: {str(error)[:200]}"
@@ -66,27 +64,6 @@ def set_aside_invalid(course, assignment, student, path):
     record.write(course, record.NotebookRecord(student, assignment, path.name, "invalid", reason, exercises=[
         record.ExerciseRecord(name, 0.0, points, "ungraded", reason) for name, points in exercises]))
     return True
-
-
-def as_nbgrader_will_run(path, released):
-    """The submission as nbgrader's sanitising leaves it, as far as the sandbox job is concerned."""
-    nb = nbformat.read(path, as_version=4)
-    tests = {c.metadata["nbgrader"]["grade_id"]: c for c in released.cells if is_test_cell(c)}
-    seen = set()
-    for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id in tests and grade_id not in seen:
-            seen.add(grade_id)
-            cell.metadata["nbgrader"] = dict(tests[grade_id].metadata["nbgrader"])
-        elif grade_id in seen or (grade_id and is_test_cell(cell)):
-            cell.metadata.pop("nbgrader", None)
-    nb.cells.extend(c for g, c in tests.items() if g not in seen)
-    return nb
-
-
-def _limits(course):
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
-    return SandboxExecute(config=config).limits()
 
 
 def _gradebook_wal(course):
@@ -98,8 +75,10 @@ def _gradebook_wal(course):
 
 
 def record_grades(course, assignment, fingerprints, processes):
-    """nbgrader's own autograde, students shared out over ``processes`` processes."""
+    """nbgrader's own autograde, students shared out over ``processes`` processes; what nbgrader
+    logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
     _gradebook_wal(course)
+    log = open(pathlib.Path(course) / "grading" / assignment / "nbgrader.log", "a")
     progress = Progress(len(fingerprints), "recording grades with nbgrader")
     students = list(fingerprints)
     children = []
@@ -107,7 +86,8 @@ def record_grades(course, assignment, fingerprints, processes):
         order = {"course": str(course), "assignment": assignment,
                  "students": {s: fingerprints[s] for s in students[n::processes]}}
         child = subprocess.Popen([sys.executable, "-m", "grader.autograde.nbgrader_pass"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PATH": courses.path_with_venv()})
+                                 stdout=subprocess.PIPE, stderr=log, text=True,
+                                 env={**os.environ, "PATH": courses.path_with_venv()})
         child.stdin.write(json.dumps(order))
         child.stdin.close()
         children.append(child)
@@ -119,9 +99,10 @@ def record_grades(course, assignment, fingerprints, processes):
                 failures.append(line[1:].strip())
         child.wait()
     progress.close()
+    log.close()
     if failures:
-        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again):\n  "
-                           + "\n  ".join(failures))
+        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again; "
+                           f"details in {log.name}):\n  " + "\n  ".join(failures))
 
 
 def autograde(course=".", assignment="self_attention", force=False, workers=None):
@@ -130,7 +111,6 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
     started = time.monotonic()
     with grading_lock(course, assignment):
         submitted = courses.folder(course, "submitted", "*", assignment)
-        release = courses.folder(course, "release", ".", assignment)
         todo = {}
         for student_dir in sorted(submitted.parent.parent.glob(f"*/{assignment}")):
             student = student_dir.parent.name
@@ -143,26 +123,9 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
             if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
                 continue
             todo[student] = notebooks
-        limits = _limits(course)
-        jobs, fingerprints = [], {s: _fingerprint(n) for s, n in todo.items()}
-        for student, notebooks in todo.items():
-            for path in notebooks:
-                released_path = release / path.name
-                if released_path.exists():
-                    nb = as_nbgrader_will_run(path, nbformat.read(released_path, as_version=4))
-                    if graded_exercises(nb):
-                        jobs.append(build_job(nb, course, limits)[0])
-        pool = Pool(workers or os.cpu_count() or 1)
-        try:
-            progress = Progress(len(jobs), "running notebooks in the sandbox")
-            pool.map(jobs, on_result=lambda i, result: (cache.put(course, assignment, job_key(jobs[i]), result),
-                                                         progress.step()))
-            progress.close()
-        finally:
-            pool.close()
+        fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
         record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
-        cache.clear(course, assignment)
-    print(f"graded {len(todo)} students, {len(jobs)} notebooks in {time.monotonic() - started:.1f} s",
-          file=sys.stderr)
+    count = sum(len(n) for n in todo.values())
+    print(f"graded {len(todo)} students, {count} notebooks in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return grade_table(course, assignment)
 

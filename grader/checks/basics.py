@@ -6,6 +6,8 @@ from .framework import Case, Mismatch, Part
 from .judges import array_of, diagnose, inputs_unchanged, show
 from .plain import TensorArg
 
+NOTEBOOK = "01_attention_basics.ipynb"
+
 # The seed's first example, as printed in the notebook: three encoder states and their scores.
 HIDDEN_STATES = np.array([[0.21, 0.51, 1.25], [4.13, -41.3, 0.31], [3.2, 0.02, 9.44]], dtype=np.float32)
 STATE_SCORES = np.array([13.0, 9.0, 9.0], dtype=np.float32)

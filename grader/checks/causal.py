@@ -8,6 +8,8 @@ from .framework import Case, Mismatch, Part
 from .judges import array_of, close, show
 from .plain import TensorArg
 
+NOTEBOOK = "04_causal_self_attention.ipynb"
+
 
 @functools.cache
 def seed_x():

@@ -1,4 +1,5 @@
 """Checks as data: cases to run on the student's code, judged where that code never ran."""
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -90,7 +91,12 @@ def judge_case(case, outcome):
 
 
 def plan(parts):
-    """Build every part's cases, in order: [(part, [case, ...]), ...]."""
+    """Build every part's cases, in order: [(part, [case, ...]), ...]; built once, they never change."""
+    return _plan(tuple(parts))
+
+
+@functools.cache
+def _plan(parts):
     return [(part, part.cases()) for part in parts]
 
 
@@ -109,6 +115,12 @@ def judge_parts(planned, outcomes):
                     failure, label = mismatch, case.label
         results.append(PartResult(part, failure, label))
     return results
+
+
+def grade_locally(parts, obj):
+    """Plan, run here and judge every case of ``parts`` on the student's ``obj``: the part results."""
+    planned = plan(parts)
+    return judge_parts(planned, run_locally(obj, planned))
 
 
 def run_locally(obj, planned):

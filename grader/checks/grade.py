@@ -1,5 +1,5 @@
 """The test cells' entry point: run an exercise's checks and report them to the student."""
-from .framework import gate_note, judge_parts, plan, run_locally, total_score
+from .framework import gate_note, grade_locally, total_score
 from .registry import visible_parts
 
 
@@ -31,7 +31,7 @@ class Grade:
         self.add(visible_parts(name))
 
     def add(self, parts):
-        results = judge_parts(planned := plan(parts), run_locally(self.obj, planned))
+        results = grade_locally(parts, self.obj)
         self.results.extend(results)
         print(format_results(self.name, results))
 
@@ -40,9 +40,12 @@ class Grade:
         return total_score(self.results)
 
     def result(self):
-        """The score, for nbgrader's partial credit; no points at all is an error."""
+        """What the test cell returns to nbgrader: nothing when every check passed (full marks, and
+        ``nbgrader validate`` passes), the score when only some did (partial credit), an error when none did."""
         if self.score == 0:
             raise CheckFailed(f"{self.name}: no points yet; see the messages above.")
+        if all(r.failure is None for r in self.results):
+            return None
         return float(self.score)
 
 

@@ -5,6 +5,8 @@ from .framework import Case, Mismatch, Part
 from .judges import array_of
 from .plain import TensorArg
 
+NOTEBOOK = "05_multi_head_attention.ipynb"
+
 
 def torch_names(embed_dim):
     """The state-dict entries of nn.MultiheadAttention(embed_dim, num_heads, batch_first=True)."""

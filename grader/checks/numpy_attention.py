@@ -7,6 +7,8 @@ from . import fixture
 from .framework import Case, Mismatch, Part
 from .judges import array_of, close
 
+NOTEBOOK = "03_attention_in_numpy.ipynb"
+
 FORBIDDEN_MODULES = ("scipy", "torch")
 
 

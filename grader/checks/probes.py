@@ -197,7 +197,7 @@ def run_probe(obj, probe, params):
     with _quiet() as caught:
         try:
             outcome = PROBES[probe](obj, **params)
-        except (Exception, SystemExit) as error:  # the student's code may raise anything
+        except BaseException as error:  # the student's code may raise anything, KeyboardInterrupt included
             outcome = {"type": "raised", "error": type(error).__name__, "message": str(error)[:500]}
     outcome["warnings"] = sorted({str(w.message)[:300] for w in caught})[:5]
     return outcome

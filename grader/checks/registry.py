@@ -1,24 +1,29 @@
-"""Where each exercise's checks live: one module per notebook, found by exercise name."""
+"""Where each exercise's checks live, found rather than listed: every module of a checks package
+that names its notebook (``NOTEBOOK``) and gives its exercises' parts (``PARTS``)."""
 import functools
 import importlib
+import pkgutil
 
-NOTEBOOKS = {
-    "basics": "01_attention_basics.ipynb",
-    "step_by_step": "02_self_attention_step_by_step.ipynb",
-    "numpy_attention": "03_attention_in_numpy.ipynb",
-    "causal": "04_causal_self_attention.ipynb",
-    "multi_head": "05_multi_head_attention.ipynb",
-}
+
+@functools.cache
+def modules(package):
+    """{module name: module} of the checks modules in ``package``, in name order."""
+    found = {}
+    for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{package}.{info.name}")
+        if hasattr(module, "NOTEBOOK") and hasattr(module, "PARTS"):
+            found[info.name] = module
+    return found
 
 
 @functools.cache
 def _parts(package):
-    table = {}
-    for module_name in NOTEBOOKS:
-        module = importlib.import_module(f"{package}.{module_name}")
-        for name, parts in module.PARTS.items():
-            table[name] = (module_name, parts)
-    return table
+    return {name: (module, parts) for module in modules(package).values() for name, parts in module.PARTS.items()}
+
+
+def notebooks():
+    """The notebooks that have kit exercises, in order."""
+    return sorted({module.NOTEBOOK for module in modules("grader.checks").values()})
 
 
 def visible_parts(name):
@@ -31,7 +36,7 @@ def exercise_names():
 
 
 def notebook_of(name):
-    return NOTEBOOKS[_parts("grader.checks")[name][0]]
+    return _parts("grader.checks")[name][0].NOTEBOOK
 
 
 def exercise_of_grade_id(grade_id):

@@ -6,6 +6,8 @@ from .framework import Case, Mismatch, Part
 from .judges import array_of, diagnose, show
 from .plain import TensorArg
 
+NOTEBOOK = "02_self_attention_step_by_step.ipynb"
+
 # The source rounds the softmax of the fixture's scores to these weights, for readability.
 APPROXIMATE_WEIGHTS = np.array([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]], dtype=np.float32)
 

@@ -1,7 +1,8 @@
 """Where each exercise lives in a notebook: its answer cell and its test cell."""
 import re
 
-from ..checks.registry import exercise_names, exercise_of_grade_id
+from ..checks.cells import kit_exercise
+from ..checks.registry import exercise_names
 
 DEFINITION = re.compile(r"^(?:def|class)\s+(\w+)", re.MULTILINE)
 
@@ -35,15 +36,8 @@ def pasted_cells(nb):
 
 
 def exercise_cells(nb):
-    """{exercise: test cell} for the graded test cells, in notebook order."""
-    found = {}
-    for cell in nb.cells:
-        meta = _nbgrader(cell)
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
-            name = exercise_of_grade_id(meta.get("grade_id", ""))
-            if name:
-                found[name] = cell
-    return found
+    """{exercise: test cell} for the kit's test cells, in notebook order."""
+    return {kit_exercise(cell): cell for cell in nb.cells if kit_exercise(cell)}
 
 
 def grade_id(cell):

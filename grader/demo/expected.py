@@ -4,11 +4,10 @@ This path shares the checks with the real grader but none of its machinery (nbgr
 sandbox, the kernel), so comparing the two tests that machinery.
 """
 import copy
-import functools
 import re
 
 from ..records import GRADED
-from ..checks.framework import judge_parts, plan, run_locally, total_score
+from ..checks.framework import grade_locally, total_score
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..selfcheck.notebook import run_code_cells
@@ -19,20 +18,13 @@ def _parts(name):
     return visible_parts(name) + hidden_parts(name)
 
 
-@functools.cache
-def _planned(name):
-    """The exercise's cases, built once: they are the same for every answer."""
-    return plan(_parts(name))
-
-
 def max_score(name):
     return float(sum(part.points for part in _parts(name)))
 
 
 def grade(name, obj):
     """An exercise's expected entry: its score over the visible and hidden parts, and what they diagnosed."""
-    planned = _planned(name)
-    results = judge_parts(planned, run_locally(obj, planned))
+    results = grade_locally(_parts(name), obj)
     found = sorted({r.failure.misconception for r in results if r.failure and r.failure.misconception})
     return {"score": total_score(results), "max_score": max_score(name), "status": GRADED,
             "misconceptions": found}

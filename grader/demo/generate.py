@@ -3,7 +3,7 @@ import pathlib
 
 import nbformat
 
-from ..checks.registry import NOTEBOOKS
+from ..checks.registry import notebooks
 from . import expected
 from .broken import ANSWER_STATUS, broken_answer, comment_out_demos, tamper, truncate
 from .cells import answer_cells, grade_id, isolated, pasted_cells
@@ -23,9 +23,9 @@ class Course:
 
     def __init__(self, release, solutions):
         self.release = pathlib.Path(release)
-        self.notebooks = {nb: nbformat.read(str(self.release / nb), as_version=4) for nb in NOTEBOOKS.values()}
+        self.notebooks = {nb: nbformat.read(str(self.release / nb), as_version=4) for nb in notebooks()}
         self.solutions = {nb: nbformat.read(str(pathlib.Path(solutions) / nb), as_version=4)
-                          for nb in NOTEBOOKS.values()}
+                          for nb in notebooks()}
         self.cells = {nb: answer_cells(self.notebooks[nb]) for nb in self.notebooks}
         self.pasted = {nb: pasted_cells(self.notebooks[nb]) for nb in self.notebooks}
         self.references = {}
@@ -89,7 +89,7 @@ def make_class(out_dir, seed=0, release=RELEASE, solutions=SOLUTIONS):
     grades = {}
     for student in students:
         correct = {name for s in student.notebooks.values() for name, a in s.answers.items() if a == "reference"}
-        for nb in NOTEBOOKS.values():
+        for nb in notebooks():
             if nb not in student.notebooks:
                 grades[student.id, nb] = expected.unreadable(course.notebooks[nb], "missing")
                 continue

@@ -2,7 +2,7 @@
 import json
 from dataclasses import dataclass
 
-from ..checks.registry import NOTEBOOKS
+from ..checks.registry import notebooks
 
 
 @dataclass
@@ -29,8 +29,8 @@ class ClassPlan:
     @property
     def missing(self):
         """student -> the notebooks they did not submit."""
-        return {s: [nb for nb in NOTEBOOKS.values() if nb not in c["notebooks"]]
-                for s, c in self.composition.items() if len(c["notebooks"]) < len(NOTEBOOKS)}
+        return {s: [nb for nb in notebooks() if nb not in c["notebooks"]]
+                for s, c in self.composition.items() if len(c["notebooks"]) < len(notebooks())}
 
     def to_dict(self):
         grades = {}

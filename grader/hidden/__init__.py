@@ -1,24 +1,15 @@
 """Hidden checks: known outputs, randomised comparisons with the reference, properties.
 
-Instructor-only: never released to students, never imported inside a sandbox.
+Instructor-only: never released to students, never imported inside a sandbox. Each module
+gives the hidden parts (``PARTS``) of the exercises of one notebook (``NOTEBOOK``).
 """
-import functools
-import importlib
-
-from ..checks.registry import NOTEBOOKS
-
-
-@functools.cache
-def _table():
-    table = {}
-    for module_name in NOTEBOOKS:
-        table.update(importlib.import_module(f"{__name__}.{module_name}").PARTS)
-    return table
+from ..checks.registry import _parts
 
 
 def hidden_parts(name):
-    """The hidden parts of exercise ``name``."""
-    return _table()[name]
+    """The hidden parts of exercise ``name`` (none, for an exercise with visible checks only)."""
+    found = _parts(__name__).get(name)
+    return found[1] if found else []
 
 
 def check_hidden(grade):

@@ -6,9 +6,13 @@ from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import expect, inputs_unchanged, matches
 from ..checks.plain import TensorArg
-from ..reference import basics as ref
+from .. import reference
+
 from . import known
 from .randomised import random_array
+
+NOTEBOOK = "01_attention_basics.ipynb"
+ref = reference.of(NOTEBOOK)
 
 QKV = ("queries", "keys", "values")
 

@@ -8,9 +8,13 @@ from ..checks.causal import check_head_layout, seed_x
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import array_of, close, expect
 from ..checks.plain import TensorArg
-from ..reference import causal as ref
+from .. import reference
+
 from . import known
 from .randomised import random_array
+
+NOTEBOOK = "04_causal_self_attention.ipynb"
+ref = reference.of(NOTEBOOK)
 
 RUNNING_SHAPES = [(2, 5, 3), (1, 1, 4), (3, 9, 2), (2, 4, 7)]
 

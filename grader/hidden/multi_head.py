@@ -10,6 +10,8 @@ from ..checks.multi_head import module_case, same_parameters
 from ..checks.plain import TensorArg
 from .randomised import random_array
 
+NOTEBOOK = "05_multi_head_attention.ipynb"
+
 
 def random_state(rng, E):
     """A random state dict for nn.MultiheadAttention(E, H), with non-zero biases."""

@@ -5,9 +5,13 @@ from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import array_of, close, expect
 from ..checks.numpy_attention import arrays_in_tuple, call, not_mutated, same_arrays
-from ..reference import numpy_attention as ref
+from .. import reference
+
 from . import known
 from .randomised import random_array
+
+NOTEBOOK = "03_attention_in_numpy.ipynb"
+ref = reference.of(NOTEBOOK)
 
 
 def _nonfinite(got):

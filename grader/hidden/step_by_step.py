@@ -8,9 +8,13 @@ from ..checks.judges import array_of, close, show
 from ..checks.plain import TensorArg
 from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, call, heatmap_axes, one_image_each,
                                    rows_sum_to_one, swapped_axes_hint)
-from ..reference import step_by_step as ref
+from .. import reference
+
 from . import known
 from .randomised import random_array
+
+NOTEBOOK = "02_self_attention_step_by_step.ipynb"
+ref = reference.of(NOTEBOOK)
 
 # The whole pipeline (two products and a softmax) is compared a little more loosely than one operation.
 PIPELINE_TOL = {"rtol": 1e-4, "atol": 1e-5}

@@ -27,7 +27,9 @@ EXERCISE_STATUSES = {
     "crashed": "the code crashed the kernel while this exercise was checked",
     "timeout": "the code ran out of time while this exercise was checked",
     "memory": "the code used more memory than allowed while this exercise was checked",
-    "undefined": "the exercise was not defined when the notebook finished",
+    "malformed": "the code tampered with the grader, which could not read what came back",
+    "not_run": "the notebook stopped before this test cell",
+    "undefined": "the exercise was not defined when its test cell was reached",
     "ungraded": "the notebook could not be run, so the exercise could not be checked",
 }
 
@@ -52,7 +54,7 @@ class ExerciseRecord:
     reason: str | None = None
     parts: list[PartRecord] = field(default_factory=list)
     note: str | None = None
-    grade_id: str | None = None  # the test cell this record is about, when not ``<name>_test``
+    grade_id: str | None = None  # the test cell's nbgrader grade_id (older records: ``<name>_test``)
 
     @property
     def cell(self):

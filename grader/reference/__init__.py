@@ -1,1 +1,49 @@
-"""Reference solutions, for the hidden checks: instructor-only."""
+"""Reference solutions, taken from the instructor notebooks' own solution cells: one copy, no drift.
+
+Instructor-only, like the hidden checks: never released, never visible inside a sandbox.
+"""
+import contextlib
+import functools
+import io
+import json
+import pathlib
+
+from ..checks.cells import is_test_cell
+from ..checks.source import python_lines
+
+SOLUTIONS = pathlib.Path(__file__).resolve().parents[2] / "solutions"
+
+
+class Solutions:
+    """The names a solution notebook defines, loaded (by running its code) when first used."""
+
+    def __init__(self, notebook):
+        self.notebook = notebook
+
+    def __getattr__(self, name):
+        try:
+            return namespace(self.notebook)[name]
+        except KeyError:
+            raise AttributeError(f"{self.notebook} defines no {name}") from None
+
+
+def of(notebook):
+    return Solutions(notebook)
+
+
+@functools.cache
+def namespace(notebook):
+    """Run every code cell of the instructor's ``notebook`` but its test cells, in order, quietly."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    path = next(SOLUTIONS.glob(f"*/{notebook}"))
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    names = {"__name__": f"solutions.{path.stem}"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in cells:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and not is_test_cell(cell):
+                exec(compile(python_lines(source), f"{path.name}", "exec"), names)
+    plt.close("all")
+    return names

@@ -1,4 +1,4 @@
-"""The grader's side of the sandbox: warm workers started once, jobs spread over all cores."""
+"""The grader's side of the sandbox: warm workers started once, each job run on a free one."""
 import os
 import queue
 import subprocess
@@ -25,18 +25,18 @@ class Worker:
         self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         env={**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"})
-        self.ready = False
+        self.isolation = None
 
     def run(self, job):
         try:
-            if not self.ready:
+            if self.isolation is None:
                 hello = protocol.read(self.process.stdout.fileno(), 1 << 12)
                 if not hello.get("ready"):
                     raise SandboxUnavailable(hello.get("error"))
-                self.ready = True
+                self.isolation = hello.get("isolation", "root")
             protocol.write(self.process.stdin.fileno(), job)
             self.process.stdin.flush()
-            return protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES)
+            return {**protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES), "isolation": self.isolation}
         except (OSError, protocol.ProtocolError) as error:
             raise WorkerDied(str(error)) from None
 
@@ -78,29 +78,6 @@ class Pool:
             self.idle.put(worker)
             return result
 
-    def map(self, jobs, on_result=None):
-        """Run many jobs in parallel, in as many threads as workers; results in the jobs' order."""
-        results = [None] * len(jobs)
-        todo = queue.Queue()
-        for item in enumerate(jobs):
-            todo.put(item)
-
-        def drain():
-            while True:
-                try:
-                    index, job = todo.get_nowait()
-                except queue.Empty:
-                    return
-                results[index] = self.run(job)
-                if on_result:
-                    on_result(index, results[index])
-
-        threads = [threading.Thread(target=drain) for _ in range(min(self.size, len(jobs)))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return results
 
     def close(self):
         for worker in self.started:

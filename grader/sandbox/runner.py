@@ -1,93 +1,41 @@
-"""Inside the sandbox: run the notebook's code cells, then probe each exercise, reporting as it goes.
+"""Inside the sandbox: answer the supervisor's requests one at a time, in the notebook's order.
 
-Everything here runs in the process that also runs the student's code, so nothing here
-decides a grade: it only sends evidence (plain data) to the worker outside.
+A request is one cell to run (its outputs come back, as a kernel would send them) or one probe
+of an exercise as it is defined at that point (its evidence comes back as plain data). The
+supervisor sends each request only when the notebook reaches it, so the student's code never
+holds a later cell, another check's inputs or the job. Nothing here decides a grade.
 """
-import contextlib
-import io
-import signal
+import os
 
 from ..checks import plain
 from ..checks.probes import run_probe
-from ..checks.source import python_lines
+from . import protocol
+from .shell import SandboxShell
+
+MAX_REQUEST_BYTES = 64 << 20
 
 
-class UnitTimeout(BaseException):
-    """A cell or an exercise ran out of its time (not an Exception, so `except Exception` cannot swallow it)."""
+def answer(shell, request, output_chars):
+    """The answer to one request: a cell's outputs, or a probe's outcome."""
+    if "cell" in request:
+        outputs, count = shell.run(request["cell"], output_chars)
+        return {"outputs": outputs, "count": count}
+    obj = shell.user_ns.get(request["exercise"])
+    if obj is None:
+        return {"undefined": True}
+    params = plain.from_plain(request["params"])
+    return {"outcome": plain.to_plain(run_probe(obj, request["probe"], params))}
 
 
-class CappedText(io.TextIOBase):
-    """A stdout that keeps the first ``limit`` characters and drops the rest."""
-
-    def __init__(self, limit):
-        self.limit, self.kept = limit, []
-        self.size = 0
-
-    def writable(self):
-        return True
-
-    def write(self, text):
-        if self.size < self.limit:
-            self.kept.append(text[: self.limit - self.size])
-        self.size += len(text)
-        return len(text)
-
-
-def _on_alarm(signum, frame):
-    raise UnitTimeout()
-
-
-@contextlib.contextmanager
-def time_limit(seconds):
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-def run_unit(action, seconds):
-    """Run one cell or one exercise's probes: ('ok', result), ('error', text) or ('timeout', text)."""
-    try:
-        with time_limit(seconds):
-            return "ok", action()
-    except UnitTimeout:
-        return "timeout", f"ran for more than {seconds:g} s"
-    except (Exception, SystemExit) as error:
-        return "error", f"{type(error).__name__}: {str(error)[:300]}"
-
-
-def _probe_all(obj, requests):
-    return [run_probe(obj, r["probe"], plain.from_plain(r["params"])) for r in requests]
-
-
-def run_job(job, skip, emit):
-    """Run the cells and probes of ``job`` not in ``skip``; ``emit`` sends each event out."""
-    seconds = job["limits"]["unit_seconds"]
-    namespace = {"__name__": "__main__", "display": lambda *a, **k: None}
-    with contextlib.redirect_stdout(CappedText(job["limits"]["output_chars"])), \
-            contextlib.redirect_stderr(CappedText(job["limits"]["output_chars"])):
-        for index, source in job["cells"]:
-            unit = f"cell:{index}"
-            if unit in skip:
-                continue
-            emit({"event": "start", "unit": unit})
-            code = python_lines(source)
-            status, detail = run_unit(lambda: exec(compile(code, f"<cell {index}>", "exec"), namespace), seconds)
-            emit({"event": "end", "unit": unit, "status": status, "detail": None if status == "ok" else detail})
-        for exercise in job["exercises"]:
-            unit = f"exercise:{exercise['name']}"
-            if unit in skip:
-                continue
-            obj = namespace.get(exercise["name"])
-            if obj is None:
-                emit({"event": "end", "unit": unit, "status": "undefined", "detail": None})
-                continue
-            emit({"event": "start", "unit": unit})
-            status, detail = run_unit(lambda: _probe_all(obj, exercise["requests"]), seconds)
-            if status == "ok":
-                emit({"event": "end", "unit": unit, "status": "ok", "outcomes": plain.to_plain(detail)})
-            else:
-                emit({"event": "end", "unit": unit, "status": status, "detail": detail})
-    emit({"event": "done"})
+def serve(fd, output_chars):
+    """Answer requests on ``fd`` until the supervisor says it is done (or goes away)."""
+    shell = SandboxShell.instance()
+    while True:
+        try:
+            request = protocol.read(fd, MAX_REQUEST_BYTES)
+        except protocol.ProtocolError:
+            os._exit(0)
+        if request.get("done"):
+            os._exit(0)
+        protocol.write(fd, answer(shell, request, output_chars))
+        del request

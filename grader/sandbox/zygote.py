@@ -1,28 +1,33 @@
-"""The warm worker: heavy imports done once, a fresh isolated process forked for each notebook.
+"""The warm worker: heavy imports done once, then a fresh isolated sandbox for each notebook.
 
 It reads jobs from stdin and writes results to stdout (length-prefixed JSON). It never runs
-student code itself: each job runs in a forked child inside new namespaces, as nobody, in a
-cgroup, and the worker watches it from outside. When the child dies or hangs, the worker
-starts a new one that skips what killed the last, so the rest of the notebook is still graded.
+student code itself: a clean fork server (started before any job) forks each sandbox, which
+enters new namespaces as nobody, in a cgroup. The worker sends the sandbox one request at a
+time, in the notebook's order (a cell to run, or one probe of an exercise), and watches the
+clock: a request that is not answered in time, or a sandbox that dies, is that unit's status.
+The next sandbox replays the cells before it and skips it, so the rest of the notebook is
+still graded.
 """
 import os
 import pathlib
-import select
 import signal
 import sys
 import time
 
-from . import isolation, protocol
+from . import evidence, isolation, protocol, runner
 from .cgroup import Cgroup
+from .forkserver import ForkServer
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1]  # the kit's package: its hidden parts are covered
 MAX_JOB_BYTES = 64 << 20
+MAX_ANSWER_BYTES = 16 << 20
 GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8
+FAILURES = ("timeout", "memory", "crashed", "malformed")
 
 
 def warm_up():
-    """Import and exercise what notebooks use, so that a forked child starts ready."""
+    """Import and exercise what notebooks use, so that a forked sandbox starts ready."""
     os.environ["MPLBACKEND"] = "Agg"
     import matplotlib
     matplotlib.use("Agg")
@@ -38,23 +43,25 @@ def warm_up():
     fig, ax = plt.subplots(squeeze=False)
     fig.colorbar(ax[0, 0].imshow(numpy.eye(3)), ax=ax)
     plt.close("all")
-    from . import runner  # noqa: F401 (imported here, so that every forked child has it)
+    from .shell import new_shell
+    shell = new_shell()
+    shell.run("import matplotlib.pyplot as plt\nplt.plot([0, 1]);", 100)  # the inline backend, drawn once
+    shell.reset(new_session=False)  # each notebook starts with an empty namespace, at In [1]
+    shell.execution_count = 1
 
 
-class Run:
-    """One forked attempt at a job: its events, and how it ended."""
+def sandbox_main(fd, server):
+    """In a fresh fork: wait for the spec, enter the walls, then answer requests."""
+    isolation.die_with_parent(server)
+    isolation.isolate_fds(fd)
+    output_chars = enter_walls(protocol.read(fd, MAX_JOB_BYTES))
+    runner.serve(fd, output_chars)
 
-    def __init__(self):
-        self.events, self.current, self.ended, self.died = [], None, False, None
 
-
-def _child(job, skip, write_fd, zygote):
-    """In the fork: isolate, then run the job as PID 1 of new namespaces."""
-    from .runner import run_job
-    isolation.die_with_parent(zygote)
-    isolation.isolate_fds(write_fd)
+def enter_walls(spec):
+    """Namespaces, covered secrets, limits, a clean environment, nobody: the spec is gone afterwards."""
     isolation.enter_namespaces()
-    isolation.hide(job["hide"], job["limits"]["tmp_bytes"], [sys.base_prefix, sys.prefix, PACKAGE])
+    isolation.hide(spec["hide"], spec["limits"]["tmp_bytes"], [sys.base_prefix, sys.prefix, PACKAGE])
     for _ in range(2):  # PID 1 of the namespace only waits: the kernel spares an init from its own faults
         parent = os.getpid()
         pid = os.fork()
@@ -62,97 +69,132 @@ def _child(job, skip, write_fd, zygote):
             _, status = os.waitpid(pid, 0)
             os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
         isolation.die_with_parent(parent)
-    isolation.limit(job["limits"])
+    isolation.limit(spec["limits"])
     isolation.clean_environment()
     isolation.drop_privileges()
     os.chdir("/tmp")
-    run_job(job, skip, lambda event: protocol.write(write_fd, event))
-    os._exit(0)
+    return spec["limits"]["output_chars"]
 
 
-def attempt(job, skip, deadline, name):
-    """Fork one sandbox for ``job`` and follow its events until it finishes, dies or runs out of time."""
-    limits = job["limits"]
-    group = Cgroup(name, limits["memory_bytes"], limits["processes"])
-    read_fd, write_fd = os.pipe()
-    zygote = os.getpid()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_fd)
+class Sandbox:
+    """One sandbox, seen from the worker: requests in, answers out, each before a deadline."""
+
+    def __init__(self, server, job, name):
+        self.group = Cgroup(name, job["limits"]["memory_bytes"], job["limits"]["processes"])
+        self.pid, self.channel = server.spawn()
+        self.group.add(self.pid)
+        self.oom_before = self.group.oom_kills()
+        self.received = 0
+        protocol.write(self.channel.fileno(), {"hide": job["hide"], "limits": job["limits"]})
+
+    def ask(self, request, deadline):
+        """The answer to ``request``; raises Failed with the unit's status when there is none."""
         try:
-            group.add(os.getpid())
-            _child(job, skip, write_fd, zygote)
-        finally:
-            os._exit(70)
-    os.close(write_fd)
-    run, buffer = Run(), protocol.MessageBuffer(MAX_JOB_BYTES)
-    unit_deadline = time.monotonic() + limits["unit_seconds"] + GRACE_SECONDS
-    oom_before = group.oom_kills()
-    try:
-        while not run.ended:
-            now = time.monotonic()
-            if now > min(deadline, unit_deadline):
-                run.died = "timeout"
-                break
-            ready, _, _ = select.select([read_fd], [], [], min(deadline, unit_deadline) - now)
-            if not ready:
-                continue
-            chunk = os.read(read_fd, 1 << 20)
-            if not chunk:
-                break
-            for event in buffer.feed(chunk):
-                run.events.append(event)
-                if event.get("event") == "start":
-                    run.current = event.get("unit")
-                    unit_deadline = time.monotonic() + limits["unit_seconds"] + GRACE_SECONDS
-                elif event.get("event") == "end":
-                    run.current = None
-                elif event.get("event") == "done":
-                    run.ended = True
-    except protocol.ProtocolError as error:
-        run.died = f"error: {error}"
-    finally:
-        os.close(read_fd)
-        group.kill_all()
+            protocol.write(self.channel.fileno(), request)
+            answer = protocol.read(self.channel.fileno(), MAX_ANSWER_BYTES, deadline)
+        except protocol.TimedOut:
+            raise Failed("timeout") from None
+        except protocol.Closed:
+            raise Failed(self._death()) from None
+        except OSError:
+            raise Failed(self._death()) from None
+        except protocol.ProtocolError as error:
+            raise Failed("malformed", str(error)) from None
+        self.received += len(protocol.encode(answer))
+        if self.received > MAX_JOB_BYTES:
+            raise Failed("malformed", f"the notebook sent more than {MAX_JOB_BYTES >> 20} MiB of results")
+        return answer
+
+    def _death(self):
+        self.close()
+        return "memory" if self.group.oom_kills() > self.oom_before else "crashed"
+
+    def close(self):
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        os.waitpid(pid, 0)
-        if not run.ended and run.died is None:
-            run.died = "memory" if group.oom_kills() > oom_before else "crashed"
-        group.remove()
-    return run
+        self.group.kill_all()
+        self.channel.close()
+
+    def remove(self):
+        self.close()
+        self.group.remove()
 
 
-def supervise(job, name):
-    """Run a job to the end: each unit that kills its sandbox is skipped with its reason next time."""
+class Failed(Exception):
+    def __init__(self, status, detail=None):
+        super().__init__(status)
+        self.status, self.detail = status, detail
+
+
+def run_unit(sandbox, unit, deadline):
+    """Run one unit in the sandbox: its result (status, and outputs or outcomes)."""
+    if unit["kind"] in ("cell", "test"):
+        outputs, count = evidence.cell_answer(sandbox.ask({"cell": unit["source"]}, deadline))
+        return {"status": "ok", "outputs": outputs, "count": count}
+    outcomes = []
+    for request in unit["requests"]:
+        outcome = evidence.probe_answer(sandbox.ask({"exercise": unit["exercise"], **request}, deadline))
+        if outcome is None:
+            return {"status": "undefined"}
+        outcomes.append(outcome)
+    return {"status": "ok", "outcomes": outcomes}
+
+
+def attempt(server, job, results, deadline, name):
+    """One sandbox: replay the cells already run, skip the units that failed, run the rest.
+    Returns False when the sandbox failed and another attempt should continue the job."""
+    sandbox = Sandbox(server, job, name)
+    try:
+        for index, unit in enumerate(job["units"]):
+            done = results.get(index)
+            if done is not None and (done["status"] in FAILURES or unit["kind"] == "kit"):
+                continue
+            unit_deadline = min(deadline, time.monotonic() + job["limits"]["unit_seconds"] + GRACE_SECONDS)
+            try:
+                result = run_unit(sandbox, unit, unit_deadline)
+            except evidence.Malformed as error:
+                result = {"status": "malformed", "detail": str(error)[:300]}
+            except Failed as failure:
+                if time.monotonic() >= deadline:
+                    return True
+                result = {"status": failure.status, "detail": failure.detail}
+            if done is not None and result["status"] != "ok":
+                return True  # a cell that ran before fails when replayed: the notebook is not deterministic
+            results.setdefault(index, result)
+            if result["status"] in FAILURES:
+                return False
+        return True
+    finally:
+        sandbox.remove()
+
+
+def supervise(server, job, name):
+    """Run a job to the end; each unit's result, in order, and how the notebook ended."""
     started = time.monotonic()
     deadline = started + job["limits"]["notebook_seconds"]
-    skip, restarts = {}, 0
-    while True:
-        run = attempt(job, skip, deadline, f"{name}-{restarts}")
-        if run.ended or run.current is None or restarts >= MAX_RESTARTS or time.monotonic() >= deadline:
-            break
-        skip[run.current] = run.died
+    results, restarts = {}, 0
+    while not attempt(server, job, results, deadline, f"{name}-{restarts}"):
         restarts += 1
-    status = "graded" if run.ended else (run.died or "crashed")
-    if not run.ended and time.monotonic() >= deadline:
-        status = "timeout"
-    return {"status": status, "skipped": skip, "events": [e for e in run.events if e.get("event") == "end"],
-            "restarts": restarts, "unfinished": None if run.ended else run.current,
-            "seconds": round(time.monotonic() - started, 3)}
+        if restarts > MAX_RESTARTS or time.monotonic() >= deadline:
+            break
+    units = [results.get(i) or {"status": "not_run"} for i in range(len(job["units"]))]
+    status = "graded"
+    if any(u["status"] == "not_run" for u in units):
+        status = "timeout" if time.monotonic() >= deadline else "crashed"
+    return {"status": status, "units": units, "restarts": restarts, "seconds": round(time.monotonic() - started, 3)}
 
 
-def self_test():
+def self_test(server):
     """Run a tiny job: None when the sandbox works here, else why not (no root, no namespaces...)."""
-    job = {"cells": [[0, "x = 1"]], "exercises": [], "hide": [],
+    job = {"units": [{"kind": "cell", "source": "x = 1"}], "hide": [],
            "limits": {"memory_bytes": 1 << 30, "processes": 16, "unit_seconds": 10, "notebook_seconds": 20,
                       "output_chars": 1000, "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
-    result = supervise(job, f"attention-kit-{os.getpid()}-selftest")
-    return None if result["status"] == "graded" else (
+    result = supervise(server, job, f"attention-kit-{os.getpid()}-selftest")
+    return None if result["units"][0]["status"] == "ok" else (
         "the sandbox cannot start on this machine (it needs Linux, root, and mount, network and PID "
-        f"namespaces): a test job ended as '{result['status']}'")
+        f"namespaces): a test job ended as '{result['units'][0]['status']}'")
 
 
 def main():
@@ -160,7 +202,8 @@ def main():
     warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    problem = self_test()
+    server = ForkServer(sandbox_main)
+    problem = self_test(server)
     protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid()})
     if problem:
         return
@@ -171,7 +214,8 @@ def main():
         except protocol.ProtocolError:
             return
         serial += 1
-        protocol.write(stdout, supervise(job, f"attention-kit-{os.getpid()}-{serial}"))
+        protocol.write(stdout, supervise(server, job, f"attention-kit-{os.getpid()}-{serial}"))
+        del job
 
 
 if __name__ == "__main__":

@@ -5,20 +5,14 @@ import json
 import os
 import warnings
 
-from ..checks.registry import exercise_of_grade_id
+from ..checks.cells import is_test_cell, kit_exercise, nbgrader_metadata
 from ..checks.source import python_lines
 
 
 def exercise_cells(nb):
-    """(exercise name, points) for each autograded test cell, in notebook order."""
-    found = []
-    for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
-            name = exercise_of_grade_id(meta.get("grade_id", ""))
-            if name:
-                found.append((name, float(meta.get("points", 0))))
-    return found
+    """(exercise name, points) for each kit test cell, in notebook order."""
+    return [(kit_exercise(cell), float(nbgrader_metadata(cell).get("points", 0)))
+            for cell in nb.cells if kit_exercise(cell)]
 
 
 def run_code_cells(nb, directory):
@@ -26,14 +20,11 @@ def run_code_cells(nb, directory):
     os.environ.setdefault("MPLBACKEND", "Agg")
     namespace = {"__name__": "__main__"}
     errors = []
-    tests = {id(c) for c in nb.cells if c.cell_type == "code"
-             and c.get("metadata", {}).get("nbgrader", {}).get("grade")
-             and not c.get("metadata", {}).get("nbgrader", {}).get("solution")}
     cwd = os.getcwd()
     os.chdir(directory)
     try:
         for index, cell in enumerate(nb.cells):
-            if cell.cell_type != "code" or id(cell) in tests:
+            if cell.cell_type != "code" or is_test_cell(cell):
                 continue
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
                     contextlib.redirect_stderr(io.StringIO()):

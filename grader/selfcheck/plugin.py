@@ -1,7 +1,7 @@
 """The pytest plugin behind the self-check: one test item per exercise of a notebook."""
 import pytest
 
-from ..checks.framework import judge_parts, plan, run_locally, total_score
+from ..checks.framework import grade_locally, total_score
 from ..checks.grade import format_results
 from ..checks.registry import visible_parts
 from .notebook import read, run_code_cells, exercise_cells
@@ -45,8 +45,7 @@ class ExerciseItem(pytest.Item):
         if self.name not in self.namespace:
             self.user_properties.append(("earned", 0.0))
             raise ExerciseFailed(f"{self.name} is not defined: run its cell, and keep its name as given.")
-        planned = plan(parts)
-        results = judge_parts(planned, run_locally(self.namespace[self.name], planned))
+        results = grade_locally(parts, self.namespace[self.name])
         earned = total_score(results)
         self.user_properties.append(("earned", earned))
         if earned < visible:

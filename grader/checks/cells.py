@@ -1,0 +1,24 @@
+"""What a notebook cell is to nbgrader and to the kit: one definition, used everywhere."""
+import re
+
+from .registry import exercise_of_grade_id
+
+
+def nbgrader_metadata(cell):
+    return cell.get("metadata", {}).get("nbgrader", {}) or {}
+
+
+def is_test_cell(cell):
+    """An autograded test cell: a graded code cell that is not an answer."""
+    meta = nbgrader_metadata(cell)
+    return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+def kit_exercise(cell):
+    """The kit exercise a test cell grades (its grade_id is ``<exercise>_test``), or None."""
+    return exercise_of_grade_id(nbgrader_metadata(cell).get("grade_id", "")) if is_test_cell(cell) else None
+
+
+def defines(source, name):
+    """True when a cell's source defines ``name`` with ``def`` or ``class`` at its top level."""
+    return re.search(rf"^(def|class)\s+{re.escape(name)}\b", source, re.M) is not None

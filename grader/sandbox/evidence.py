@@ -1,0 +1,90 @@
+"""What comes back from a sandbox, checked at the trust boundary: anything of the wrong type, size or
+shape is the submission's own failure ("malformed"), never the worker's or the grader's."""
+from ..checks import plain
+
+MAX_TEXT = 1 << 20
+
+
+class Malformed(Exception):
+    """An answer that the runner could not have sent: the submission tampered with the channel."""
+
+
+def _text(value, what):
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = "".join(value)
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise Malformed(f"{what} is not text")
+    return value
+
+
+def _json(value, depth=0):
+    """A JSON value, checked all the way down (a display's metadata, application/json data)."""
+    if depth > 20:
+        raise Malformed("nested too deeply")
+    if isinstance(value, dict):
+        return {_text(k, "a key"): _json(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json(v, depth + 1) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise Malformed("not JSON data")
+
+
+def _mime_bundle(data):
+    if not isinstance(data, dict):
+        raise Malformed("display data is not a mapping")
+    return {_text(mime, "a MIME type"): (_json(value) if mime.endswith("json") else _text(value, mime))
+            for mime, value in data.items()}
+
+
+def clean_output(output):
+    """One output, rebuilt from the keys nbformat allows for its type."""
+    if not isinstance(output, dict):
+        raise Malformed("an output is not a mapping")
+    kind = output.get("output_type")
+    if kind == "stream" and output.get("name") in ("stdout", "stderr"):
+        return {"output_type": kind, "name": output["name"], "text": _text(output.get("text"), "stream text")}
+    if kind in ("display_data", "execute_result"):
+        clean = {"output_type": kind, "data": _mime_bundle(output.get("data")),
+                 "metadata": _json(output.get("metadata") or {})}
+        if not isinstance(clean["metadata"], dict):
+            raise Malformed("output metadata is not a mapping")
+        if kind == "execute_result":
+            count = output.get("execution_count")
+            if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+                raise Malformed("execution count is not a number")
+            clean["execution_count"] = count
+        return clean
+    if kind == "error":
+        traceback = output.get("traceback")
+        if not isinstance(traceback, list):
+            raise Malformed("a traceback is not a list")
+        return {"output_type": kind, "ename": _text(output.get("ename"), "an error name"),
+                "evalue": _text(output.get("evalue"), "an error value"),
+                "traceback": [_text(line, "a traceback line") for line in traceback]}
+    raise Malformed(f"unknown output type {str(kind)[:40]!r}")
+
+
+def cell_answer(answer):
+    """(outputs, execution count) from a cell's answer."""
+    if not isinstance(answer, dict) or set(answer) != {"outputs", "count"}:
+        raise Malformed("a cell's answer has the wrong form")
+    outputs, count = answer["outputs"], answer["count"]
+    if not isinstance(outputs, list) or not isinstance(count, int) or isinstance(count, bool):
+        raise Malformed("a cell's answer has the wrong form")
+    return [clean_output(output) for output in outputs], count
+
+
+def probe_answer(answer):
+    """A probe's outcome as plain data, or None when the exercise was not defined at that point."""
+    if answer == {"undefined": True}:
+        return None
+    if not isinstance(answer, dict) or set(answer) != {"outcome"}:
+        raise Malformed("a probe's answer has the wrong form")
+    try:
+        outcome = plain.from_plain(answer["outcome"])
+    except (ValueError, TypeError, KeyError, RecursionError) as error:
+        raise Malformed(f"a probe's outcome is not plain data ({error})") from None
+    if not isinstance(outcome, dict):
+        raise Malformed("a probe's outcome is not a mapping")
+    return answer["outcome"]

@@ -1,0 +1,125 @@
+"""IPython's own shell, inside the sandbox, with every cell's outputs recorded as a kernel would send them.
+
+Magics, display hooks, rich display data (matplotlib figures as PNG, through the inline backend)
+and tracebacks are IPython's; only where they go changes: into a list of nbformat-style outputs
+per cell, with the text of stdout and stderr capped.
+"""
+import sys
+
+from IPython.core.displayhook import DisplayHook
+from IPython.core.displaypub import DisplayPublisher
+from IPython.core.interactiveshell import InteractiveShell
+from traitlets.config import Config
+
+
+class CellOutputs:
+    """The outputs of the cell that runs now; stream text beyond ``limit`` characters is dropped."""
+
+    def __init__(self, limit):
+        self.limit, self.items, self.chars = limit, [], 0
+
+    def stream(self, name, text):
+        kept = text[: max(0, self.limit - self.chars)]
+        self.chars += len(text)
+        if not kept:
+            return
+        last = self.items[-1] if self.items else None
+        if last and last["output_type"] == "stream" and last["name"] == name:
+            last["text"] += kept
+        else:
+            self.items.append({"output_type": "stream", "name": name, "text": kept})
+
+    def add(self, output):
+        self.items.append(output)
+
+
+class StreamToOutputs:
+    """sys.stdout or sys.stderr for a cell."""
+
+    encoding, errors = "utf-8", "replace"
+
+    def __init__(self, shell, name):
+        self.shell, self.name = shell, name
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.shell.outputs.stream(self.name, text)
+        return len(text)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+
+class RecordingDisplayHook(DisplayHook):
+    """The value of a cell's last expression, as an ``execute_result``."""
+
+    def start_displayhook(self):
+        pass
+
+    def write_output_prompt(self):
+        pass
+
+    def write_format_data(self, format_dict, md_dict=None):
+        self.shell.outputs.add({"output_type": "execute_result", "data": format_dict, "metadata": md_dict or {},
+                                "execution_count": self.shell.cell_count})
+
+    def finish_displayhook(self):
+        pass
+
+
+class RecordingDisplayPublisher(DisplayPublisher):
+    """``display(...)`` and figures, as ``display_data``."""
+
+    def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
+        self.shell.outputs.add({"output_type": "display_data", "data": data, "metadata": metadata or {}})
+
+    def clear_output(self, wait=False):
+        self.shell.outputs.items.clear()
+
+
+class SandboxShell(InteractiveShell):
+    """An InteractiveShell whose outputs are recorded per cell instead of printed."""
+
+    displayhook_class = RecordingDisplayHook
+    display_pub_class = RecordingDisplayPublisher
+
+    def _showtraceback(self, etype, evalue, stb):
+        self.outputs.add({"output_type": "error", "ename": getattr(etype, "__name__", str(etype)),
+                          "evalue": str(evalue), "traceback": list(stb)})
+
+    def enable_gui(self, gui=None):
+        """No event loop to integrate with: figures are recorded by the inline backend."""
+
+    def run(self, source, limit):
+        """Run one cell's source as a kernel would; return its outputs and execution count."""
+        self.outputs, self.cell_count = CellOutputs(limit), self.execution_count
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = StreamToOutputs(self, "stdout"), StreamToOutputs(self, "stderr")
+        try:
+            self.run_cell(source, store_history=True)
+        finally:
+            sys.stdout, sys.stderr = saved
+        return self.outputs.items, self.cell_count
+
+
+def new_shell():
+    """A fresh shell with matplotlib's inline backend, no history file, no colours in tracebacks."""
+    config = Config()
+    config.HistoryManager.enabled = False
+    config.InteractiveShell.colors = "nocolor"
+    config.InteractiveShell.xmode = "Context"
+    shell = SandboxShell.instance(config=config)
+    shell.outputs, shell.cell_count = CellOutputs(0), 0
+    shell.enable_matplotlib("inline")
+    return shell
