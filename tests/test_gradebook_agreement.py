@@ -16,7 +16,8 @@ from grader.gradebook import gradebook
 from .course_builder import ASSIGNMENT, BASICS, autograde
 from .extended_course import DUE, EXTRA, as_student, collect, grade_by_hand, hand_in, make_extended_course
 
-WRONG_DOUBLE = "def double(x):\n    return 3 * x"
+WRONG_DOUBLE = "def double(x):\n    return 3 * x"  # fails the visible assert
+SLY_DOUBLE = "def double(x):\n    return 4 if x == 2 else x"  # passes it, fails the hidden one
 WRONG_SOFTMAX = "import torch\ndef softmax_scores(scores):\n    return torch.softmax(scores, dim=0)"
 NOTEBOOKS = [BASICS.removesuffix(".ipynb"), EXTRA.removesuffix(".ipynb")]
 
@@ -25,7 +26,7 @@ NOTEBOOKS = [BASICS.removesuffix(".ipynb"), EXTRA.removesuffix(".ipynb")]
 def course(tmp_path_factory):
     course = make_extended_course(tmp_path_factory.mktemp("extended"))
     hand_in(course, "ontime", {"double": WRONG_DOUBLE, "softmax_scores": WRONG_SOFTMAX})
-    hand_in(course, "late")
+    hand_in(course, "late", {"double": SLY_DOUBLE})
     collect(course, {"ontime": "2026-01-09 10:00:00", "late": "2026-01-11 10:00:00"})
     assert DUE == "2026-01-10 12:00:00"
     done = autograde(course)
@@ -124,6 +125,16 @@ def test_feedback_pages_show_the_gradebooks_scores(course, pages):
     assert "Late submission penalty" in pages["late", NOTEBOOKS[0]].read_text()
     wrong = html.unescape(pages["ontime", NOTEBOOKS[0]].read_text())
     assert "Likely mistake" in wrong and "BEGIN HIDDEN TESTS" not in wrong and "double(21)" not in wrong
+    assert "assert double(2) == 4" in wrong and "AssertionError" in wrong  # a plain test's own error
+
+
+def test_a_failed_hidden_assert_in_a_plain_test_cell_shows_no_hidden_line(course, pages):
+    course, _, _ = course
+    with gradebook(course) as book:
+        assert book.find_grade("double_test", NOTEBOOKS[0], ASSIGNMENT, "late").auto_score == 0
+    sly = html.unescape(re.sub(r"<[^>]+>", "", pages["late", NOTEBOOKS[0]].read_text()))
+    assert "AssertionError" in sly and "a hidden test failed" in sly
+    assert "double(21)" not in sly and "twenty-one" not in sly
 
 
 def test_release_feedback_and_fetch_feedback_deliver_the_kits_pages(course, pages):
