@@ -42,7 +42,7 @@ def _blocks(exercise):
         blocks.append(("p", "kit-diagnosis", f"<b>Likely mistake:</b> {escape(mistake)}", f"Likely mistake: {mistake}"))
     first, others = failed[0], failed[1:]
     head = f"{_title(first)}{_case(first)}"
-    message = in_notebook_words(_without(first.message, mistake))
+    message = in_notebook_words(first.message).strip()
     blocks.append(("div", "kit-first-failure",
                    f"<b>First failing check:</b> {escape(head)}" + (f"<pre>{escape(message)}</pre>" if message else ""),
                    f"First failing check: {head}" + (f"\n{message}" if message else "")))
@@ -56,18 +56,12 @@ def _blocks(exercise):
 
 
 def _title(part):
-    return in_notebook_words(part.title) + (" (hidden check)" if part.hidden else "") + f" [{part.score:g}/{part.points:g}]"
+    """The check's title; its points are left to the cell's score, which is on the notebook's scale."""
+    return in_notebook_words(part.title) + (" (hidden check)" if part.hidden else "")
 
 
 def _case(part):
     return f", on {in_notebook_words(part.case)}" if part.case else ""
-
-
-def _without(message, mistake):
-    """The failure's message, without the likely-mistake text already said above it."""
-    lines = [line for line in (message or "").splitlines()
-             if not (mistake and line.strip().removeprefix("likely mistake:").strip() == mistake)]
-    return "\n".join(lines).strip()
 
 
 def notebook_notes(record):
