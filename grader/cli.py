@@ -10,7 +10,8 @@ assignment self_attention (or --assignment NAME). Scores live in nbgrader's grad
 formgrader and the stock nbgrader commands see the same grades."""
 
 EPILOG = "Run 'python -m grader <command> --help' for a command's options."
-LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"  # their warnings are not for instructors
+# Modules whose warnings are not for instructors.
+LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
 
 # verb: (what it is for, its own arguments as (name, argparse options)); all but demo take --course and --assignment.
 VERBS = {

@@ -45,7 +45,7 @@ TRIPLE_TEST = graded(new_code_cell("assert triple(1) == 3\n### BEGIN HIDDEN TEST
 
 
 def make_extended_course(folder):
-    """Released to the exchange: notebook 01 with three more graded cells, and a new notebook 06 with a plain exercise."""
+    """Released to the exchange: notebook 01 with three more graded cells, a new notebook 06 with a plain exercise."""
     folder = pathlib.Path(folder)
     course = new_course(folder / "course")
     (folder / "exchange").mkdir(mode=0o777)

@@ -6,7 +6,8 @@ from grader.cli import VERBS
 
 
 def test_help_lists_every_command_in_plain_words():
-    shown = subprocess.run([sys.executable, "-m", "grader", "--help"], capture_output=True, text=True, check=True).stdout
+    shown = subprocess.run([sys.executable, "-m", "grader", "--help"], capture_output=True, text=True,
+                           check=True).stdout
     assert "``" not in shown and ":mod:" not in shown and "{" not in shown  # no docstring markup, no brace list
     assert "release, collect, autograde, feedback, export, report" in shown
     flat = " ".join(shown.split())

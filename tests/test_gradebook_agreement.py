@@ -117,11 +117,13 @@ def test_feedback_pages_show_the_gradebooks_scores(course, pages):
         score, most = notebooks[student, notebook]
         assert f"(Score: {round(score, 2)} / {round(most, 2)})" in text
         soup = bs4.BeautifulSoup(text, "html.parser")
-        for anchor in soup.select("div.panel-heading a[name]"):
-            heading = anchor.find_parent("div", class_="panel-heading") or anchor.find_next("div", class_="panel-heading")
-            if heading and "Score:" in heading.text:
-                shown = re.search(r"Score: ([\d.]+) /", heading.text).group(1)
-                assert float(shown) == scores[student, notebook, anchor["name"]], (student, notebook, anchor["name"])
+        cells = {grade_id: score for (who, nb, grade_id), score in scores.items() if (who, nb) == (student, notebook)}
+        shown = {}
+        for grade_id in cells:  # nbgrader's page anchors a task cell as comment-<grade_id> only
+            anchor = soup.find("a", attrs={"name": grade_id}) or soup.find("a", attrs={"name": f"comment-{grade_id}"})
+            heading = anchor.find_next("div", class_="panel-heading").get_text()
+            shown[grade_id] = float(re.search(r"Score: ([\d.]+) /", heading).group(1))
+        assert shown == cells, (student, notebook)
     assert "Late submission penalty" in pages["late", NOTEBOOKS[0]].read_text()
     wrong = html.unescape(pages["ontime", NOTEBOOKS[0]].read_text())
     assert "Likely mistake" in wrong and "BEGIN HIDDEN TESTS" not in wrong and "double(21)" not in wrong

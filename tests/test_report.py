@@ -23,8 +23,8 @@ def cell(name, score, most, status="graded", parts=()):
 
 
 def notebook(student, cells, status="graded", late_penalty=0.0):
-    return NotebookGrade(student, BASICS, status, None, sum(c.score or 0 for c in cells), sum(c.max_score for c in cells),
-                         late_penalty, cells=cells)
+    return NotebookGrade(student, BASICS, status, None, sum(c.score or 0 for c in cells),
+                         sum(c.max_score for c in cells), late_penalty, cells=cells)
 
 
 GRADES = [

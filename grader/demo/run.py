@@ -106,7 +106,8 @@ def demo(out="build/demo"):
              f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} "
              f"({len(plan.expected) - len(mismatches)}/{len(plan.expected)} notebooks, {graded} records)",
              *mismatches,
-             f"feedback: {len(pages)} pages (one per notebook handed in) in {course / 'feedback'}", f"grades:   {grades}", f"report:   {page}",
+             f"feedback: {len(pages)} pages (one per notebook handed in) in {course / 'feedback'}",
+             f"grades:   {grades}", f"report:   {page}",
              f"demo finished in {time.monotonic() - started:.1f} s"]
     if mismatches:
         raise SystemExit("\n".join(lines))
