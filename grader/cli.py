@@ -16,15 +16,25 @@ LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(
 # verb: (what it is for, its own arguments as (name, argparse options)); all but demo take --course and --assignment.
 VERBS = {
     "release": ("make the student notebooks from solutions/ and the zip to hand out to students", []),
-    "collect": ("take in the students' notebooks from an LMS export zip or a folder of <student>/<notebook>.ipynb",
-                [("source", {"help": "the zip file or the folder"})]),
+    "collect": ("take in the students' notebooks from an LMS download (Canvas, Moodle, Blackboard, Brightspace, "
+                "Gradescope) or a folder of <student>/<notebook>.ipynb",
+                [("source", {"help": "the zip file or the folder"}),
+                 ("--roster", {"dest": "roster_csv", "help": "a roster CSV (id,first_name,last_name,email,"
+                                                             "lms_user_id; default: the gradebook's students)"}),
+                 ("--dry-run", {"action": "store_true", "help": "print what would be collected, copy nothing"}),
+                 ("--timezone", {"default": "UTC", "help": "the LMS's time zone, for Blackboard's and "
+                                                           "Brightspace's local times (default UTC)"})]),
     "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
                   "print the grade table",
                   [("--force", {"action": "store_true", "help": "grade again students already graded"}),
                    ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
     "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
-    "export": ("write the grades as a CSV file: a row per student and graded cell, late penalties included",
-               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv)"})]),
+    "export": ("write the grades as a CSV file (a row per student and graded cell, late penalties included), "
+               "or an LMS's grade import",
+               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv or _<format>.csv)"}),
+                ("--format", {"choices": ["csv", "canvas", "moodle", "blackboard", "brightspace"], "default": "csv"}),
+                ("--column", {"help": "the LMS's grade column: Canvas 'Title (assignment id)', Blackboard "
+                                      "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"})]),
     "report": ("write the class report: score histogram, pass rate per exercise, the most common mistakes",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
     "demo": ("try every step on a generated class of students and check the grades",

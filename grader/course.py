@@ -6,6 +6,7 @@ import pathlib
 import subprocess
 import sys
 
+from sqlalchemy.engine import make_url
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -42,6 +43,12 @@ def released_exercises(course, assignment):
     """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
     release = folder(course, "release", ".", assignment)
     return {path.name: exercise_cells(read(path)) for path in sorted(release.glob("*.ipynb"))}
+
+
+def gradebook_exists(course):
+    """False only for an SQLite gradebook whose file is not there yet (opening it would create it)."""
+    url = make_url(course_directory(course).db_url)
+    return url.get_backend_name() != "sqlite" or not url.database or pathlib.Path(url.database).exists()
 
 
 def path_with_venv():

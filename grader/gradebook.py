@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from nbgrader.api import (Assignment, BaseCell, Gradebook, GradeCell, Grade, Notebook, SolutionCell, Student,
                           SubmittedAssignment, SubmittedNotebook, TaskCell)
 
-from .course import course_directory, venv_on_path
+from .course import course_directory, gradebook_exists, venv_on_path
 
 TEST, ANSWER, WRITTEN, TASK = "test", "answer", "written answer", "task"
 
@@ -59,6 +59,8 @@ def gradebook(course):
 
 def graded_cells(course, assignment):
     """Every graded cell of the assignment's notebooks (empty when it is not in the gradebook)."""
+    if not gradebook_exists(course):
+        return []  # reading must not create an empty gradebook
     with gradebook(course) as book:
         answers = set(book.db.query(Notebook.name, SolutionCell.name).join(SolutionCell.notebook)
                       .join(Notebook.assignment).filter(Assignment.name == assignment))
@@ -81,6 +83,8 @@ def _kind(table, cell_type, is_answer):
 
 def cell_scores(course, assignment):
     """Every graded cell's score for every student with a submission, as the gradebook has it."""
+    if not gradebook_exists(course):
+        return []  # reading must not create an empty gradebook
     with gradebook(course) as book:
         rows = (book.db.query(Student.id, Notebook.name, BaseCell.name, Grade.score, Grade.max_score,
                               Grade.auto_score, Grade.manual_score, Grade.needs_manual_grade)
@@ -92,6 +96,8 @@ def cell_scores(course, assignment):
 
 def notebook_scores(course, assignment):
     """Every submitted notebook's score, late penalty included, as the gradebook has it."""
+    if not gradebook_exists(course):
+        return []  # reading must not create an empty gradebook
     with gradebook(course) as book:
         rows = (book.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
                               SubmittedNotebook.late_submission_penalty)
@@ -104,5 +110,7 @@ def notebook_scores(course, assignment):
 
 def students(course):
     """The students in the course's gradebook."""
+    if not gradebook_exists(course):
+        return []  # reading must not create an empty gradebook
     with gradebook(course) as book:
         return sorted(student.id for student in book.students)

@@ -1,12 +1,17 @@
-"""``collect``: submissions land in nbgrader's submitted/ folder; every other file is reported, with why."""
+"""``collect``: each LMS's download layout, matched to the roster, the latest version of each notebook kept."""
+import datetime
 import json
 import shutil
+import stat
 import zipfile
 
 import pytest
+from nbgrader.api import Gradebook
+from nbgrader.utils import parse_utc
 
 from grader.api import collect
 from grader.cli import main
+from grader.course import venv_on_path
 
 from .conftest import ROOT, SOLUTIONS
 
@@ -22,65 +27,245 @@ def course(tmp_path):
     return course
 
 
+def enrol(course, *students):
+    """Add (id, first, last, lms_user_id) students to the course's gradebook."""
+    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
+        for student, first, last, lms in students:
+            gradebook.add_student(student, first_name=first, last_name=last, lms_user_id=lms)
+
+
 def notebook(tag):
     return json.dumps({"cells": [], "metadata": {"tag": tag}, "nbformat": 4, "nbformat_minor": 5})
 
 
-def submitted(course, student, name):
-    return course / "submitted" / student / "self_attention" / name
-
-
-def test_lms_zip_keeps_each_students_latest_attempt_and_reports_the_rest(course, tmp_path):
-    export = tmp_path / "gradebook_self_attention_2025-03-03.zip"
-    with zipfile.ZipFile(export, "w") as archive:
-        for name, text in {
-            f"self_attention_jdoe42_attempt_2025-03-02-17-45-10_{BASICS}": notebook("jdoe42 first"),
-            f"self_attention_jdoe42_attempt_2025-03-03-09-00-00_{BASICS}": notebook("jdoe42 second"),
-            "self_attention_jdoe42_attempt_2025-03-03-09-00-00.txt": "Name: J Doe\nSubmission field:\n",
-            f"self_attention_asmith_attempt_2025-03-01-12-00-00_{STEPS}": notebook("asmith"),
-            "self_attention_asmith_attempt_2025-03-01-12-00-00_my_notes.ipynb": notebook("notes"),
-            f"late/{BASICS}": notebook("no student"),
-        }.items():
+def make_zip(path, files):
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in files.items():
             archive.writestr(name, text)
-    report = collect(export, course, "self_attention")
+    return path
 
-    assert json.loads(submitted(course, "jdoe42", BASICS).read_text())["metadata"]["tag"] == "jdoe42 second"
-    assert json.loads(submitted(course, "asmith", STEPS).read_text())["metadata"]["tag"] == "asmith"
-    assert (course / "submitted" / "jdoe42" / "self_attention" / "timestamp.txt").read_text().startswith(
-        "2025-03-03 09:00:00")
-    assert sorted((i.student, i.notebook) for i in report.imported) == [("asmith", STEPS), ("jdoe42", BASICS)]
-    reasons = {s.source.rsplit("/", 1)[-1]: s.reason for s in report.skipped}
-    assert reasons == {
-        f"self_attention_jdoe42_attempt_2025-03-02-17-45-10_{BASICS}":
-            "superseded: nbgrader kept the attempt of 2025-03-03-09-00-00",
-        "self_attention_jdoe42_attempt_2025-03-03-09-00-00.txt": "not a notebook",
-        "self_attention_asmith_attempt_2025-03-01-12-00-00_my_notes.ipynb": "unknown notebook my_notes.ipynb",
-        BASICS: "name is not <assignment>_<student>_attempt_<time>_<notebook>.ipynb",
-    }
-    assert not (course / "submitted" / "asmith" / "self_attention" / "my_notes.ipynb").exists()
+
+def tag(course, student, name=BASICS):
+    return json.loads((course / "submitted" / student / "self_attention" / name).read_text())["metadata"]["tag"]
+
+
+def timestamp(course, student):
+    return parse_utc((course / "submitted" / student / "self_attention" / "timestamp.txt").read_text().strip())
+
+
+def reasons(items):
+    return {s.source.rsplit("/", 1)[-1]: s.reason for s in items}
+
+
+RECEIPT = "Name: {name} ({user})\nAssignment: Self Attention\nDate Submitted: Monday, 2 March 2026\n"
+
+
+def test_blackboard_keeps_underscored_usernames_apart_and_times_exact(course, tmp_path):
+    enrol(course, ("dave_k", "Dave", "K", ""), ("anna_k", "Anna", "K", ""))
+    early, late = "2026-03-02-17-45-10", "2026-03-02-18-05-00"
+    export = make_zip(tmp_path / "gradebook_self_attention.zip", {
+        f"Self Attention_dave_k_attempt_{early}_{BASICS}": notebook("dave stubs"),
+        f"Self Attention_dave_k_attempt_{early}.txt": RECEIPT.format(name="Dave K", user="dave_k"),
+        f"Self Attention_dave_k_attempt_{late}_{BASICS}": notebook("dave correct"),
+        f"Self Attention_dave_k_attempt_{late}.txt": RECEIPT.format(name="Dave K", user="dave_k"),
+        f"Self Attention_anna_k_attempt_{early}_{BASICS}": notebook("anna"),  # no receipt: the roster decides
+        f"Self Attention_anna_k_attempt_{early}_{STEPS}": notebook("anna steps"),
+        f"Self Attention_anna_k_attempt_2026-03-01-09-00-00_{STEPS}": notebook("anna old steps"),
+    })
+    report = collect(export, course)
+
+    assert tag(course, "dave_k") == "dave correct"  # the later attempt, not the stubs
+    assert tag(course, "anna_k") == "anna" and tag(course, "anna_k", STEPS) == "anna steps"
+    assert timestamp(course, "dave_k") == datetime.datetime(2026, 3, 2, 18, 5, 0)  # not 2026-03-03 03:00
+    assert timestamp(course, "anna_k") == datetime.datetime(2026, 3, 2, 17, 45, 10)
+    assert not (course / "submitted" / "k").exists()
+    assert sorted((i.student, i.notebook) for i in report.imported) == [
+        ("anna_k", BASICS), ("anna_k", STEPS), ("dave_k", BASICS)]
+    assert reasons(report.skipped)[f"Self Attention_dave_k_attempt_{early}_{BASICS}"].startswith("superseded")
+
+
+def test_blackboard_local_time_is_converted_to_utc(course, tmp_path):
+    export = make_zip(tmp_path / "bb.zip", {
+        f"self_attention_jdoe42_attempt_2026-07-01-10-00-00_{BASICS}": notebook("jdoe42")})
+    collect(export, course, timezone="Europe/Paris")  # no roster: the name starts with the assignment id
+    assert timestamp(course, "jdoe42") == datetime.datetime(2026, 7, 1, 8, 0, 0)
+
+
+def test_blackboard_name_that_fits_two_students_is_ambiguous(course, tmp_path):
+    enrol(course, ("dave_k", "Dave", "K", ""), ("k", "Kay", "", ""))
+    export = make_zip(tmp_path / "bb.zip", {f"Self Attention_dave_k_attempt_2026-03-02-17-45-10_{BASICS}": "{}"})
+    report = collect(export, course)
+    assert not report.imported
+    assert "could be dave_k, k" in report.ambiguous[0].reason
+
+
+def test_canvas_late_anonymous_resubmitted_and_non_ascii(course, tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,first_name,last_name,email,lms_user_id\n"
+                      "jdoe,Jane,Doe,,12345\nzoe,Zoë,O'Brien-Łukasz,,\nanon1,A,Nonymous,,anon_Ab3dE\n",
+                      encoding="utf-8")
+    export = make_zip(tmp_path / "submissions.zip", {
+        f"doejane_12345_987654_{BASICS}": notebook("jane first"),
+        f"doejane_LATE_12345_987700_{BASICS[:-6]}-1.ipynb": notebook("jane re-upload"),
+        f"obrienłukaszzoë_555_987600_{BASICS}": notebook("zoe"),
+        f"LATE_anon_Ab3dE_987800_{STEPS}": notebook("anonymous"),
+        f"anon_Zz9_987801_{STEPS}": notebook("unknown anonymous"),
+        "doejane_12345_987702_notes_text.html": "<p>hi</p>",
+    })
+    report = collect(export, course, roster_csv=roster)
+
+    assert tag(course, "jdoe") == "jane re-upload"
+    assert tag(course, "zoe") == "zoe"
+    assert tag(course, "anon1", STEPS) == "anonymous"
+    assert not (course / "submitted" / "jdoe" / "self_attention" / "timestamp.txt").exists()  # Canvas gives none
+    assert "anonymous grading" in reasons(report.unmatched)[f"anon_Zz9_987801_{STEPS}"]
+    log = json.loads(open(report.log).read())
+    jane = next(f for f in log["files"] if f["student"] == "jdoe")
+    assert jane["late"] is True and jane["identity"]["user_id"] == "12345"
+
+
+def test_moodle_folder_flat_and_blind_modes(course, tmp_path):
+    enrol(course, ("jdoe", "Jane", "Doe", ""), ("bruno", "Bruno", "Müller Lüdenscheidt", ""),
+          ("blind", "B", "Lind", "7777"))
+    export = make_zip(tmp_path / "moodle.zip", {
+        f"Jane Doe_123456_assignsubmission_file_/{BASICS}": notebook("jane folder"),
+        f"Bruno Müller Lüdenscheidt_123457_assignsubmission_file_{BASICS}": notebook("bruno flat"),
+        f"Participant_7777_assignsubmission_file/{STEPS}": notebook("blind"),
+        "Jane Doe_123456_assignsubmission_onlinetext_/onlinetext.html": "<p>text</p>",
+        f"Nobody Here_999_assignsubmission_file_/{BASICS}": notebook("stranger"),
+    })
+    report = collect(export, course)
+    assert tag(course, "jdoe") == "jane folder"
+    assert tag(course, "bruno") == "bruno flat"
+    assert tag(course, "blind", STEPS) == "blind"
+    assert "not on the roster" in reasons(report.unmatched)[BASICS]
+    assert "onlinetext" in reasons(report.skipped)["onlinetext.html"]
+
+
+def test_brightspace_folder_and_flat_latest_of_each_notebook(course, tmp_path):
+    enrol(course, ("ana", "Ana", "Lí", ""))
+    export = make_zip(tmp_path / "Assignment 1 Download Mar 3, 2026 803 PM.zip", {
+        f"Assignment 1/39786-640693 - Ana Lí - Mar 2, 2026 545 PM/{BASICS}": notebook("ana late basics"),
+        f"Assignment 1/39785-640690 - Ana Lí - Mar 2, 2026 1010 AM/{BASICS}": notebook("ana early basics"),
+        f"Assignment 1/39785-640691 - Ana Lí - Mar 2, 2026 1010 AM - {STEPS}": notebook("ana steps"),
+        "Assignment 1/index.html": "<html></html>",
+    })
+    report = collect(export, course, timezone="America/Toronto")
+    assert tag(course, "ana") == "ana late basics" and tag(course, "ana", STEPS) == "ana steps"
+    assert timestamp(course, "ana") == datetime.datetime(2026, 3, 2, 22, 45)  # 5:45 PM EST is 22:45 UTC
+    assert reasons(report.skipped)["index.html"] == "Brightspace index page"
+
+
+def test_gradescope_metadata_gives_identity_and_exact_utc_time(course, tmp_path):
+    enrol(course, ("s42", "Ana", "Lí", ""))
+    metadata = (":submission_77:\n  :submitters:\n  - :name: Ana Lí\n    :sid: 's42'\n    :email: ana@example.org\n"
+                "  :created_at: 2026-03-02 09:45:10.123456789 -0800\n  :score: 0.0\n")
+    export = make_zip(tmp_path / "gs.zip", {"assignment_9_export/submission_metadata.yml": metadata,
+                                            f"assignment_9_export/submission_77/{BASICS}": notebook("gs")})
+    collect(export, course)
+    assert tag(course, "s42") == "gs"
+    assert timestamp(course, "s42") == datetime.datetime(2026, 3, 2, 17, 45, 10, 123456)
 
 
 def test_folder_of_students_is_copied_and_strays_reported(course, tmp_path, capsys):
     source = tmp_path / "handins"
     for path, text in {f"alice/{BASICS}": notebook("alice"), f"alice/{STEPS}": "not json at all",
                        "alice/notes.txt": "hi", f"bob/extra/{BASICS}": notebook("nested"),
-                       "README.md": "export", "carol/99_other.ipynb": notebook("carol")}.items():
+                       "README.md": "export", "carol/99_other.ipynb": notebook("carol"),
+                       f".hidden/{BASICS}": notebook("dot")}.items():
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         (source / path).write_text(text)
     main(["collect", str(source), "--course", str(course)])
 
-    assert json.loads(submitted(course, "alice", BASICS).read_text())["metadata"]["tag"] == "alice"
-    assert submitted(course, "alice", STEPS).read_text() == "not json at all"  # autograde reports it invalid
-    assert not (course / "submitted" / "bob").exists() and not (course / "submitted" / "carol").exists()
+    assert tag(course, "alice") == "alice"
+    assert (course / "submitted" / "alice" / "self_attention" / STEPS).read_text() == "not json at all"
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == ["alice"]
     printed = capsys.readouterr().out
     assert "imported 2 notebook(s) from 1 student(s)" in printed
     assert "alice/notes.txt: not a notebook" in printed
-    assert f"bob/extra/{BASICS}: not laid out as <student>/<notebook>.ipynb" in printed
-    assert "README.md: not laid out as <student>/<notebook>.ipynb" in printed
-    assert "carol/99_other.ipynb: unknown notebook" in printed
+    assert f"bob/extra/{BASICS}: name in no known layout" in printed
+    assert "carol/99_other.ipynb: unknown notebook 99_other.ipynb" in printed
+    assert "unsafe student id '.hidden'" in printed
+
+
+def test_dry_run_reports_every_file_and_copies_nothing(course, tmp_path, capsys):
+    enrol(course, ("jdoe", "Jane", "Doe", "12345"), ("jdoe2", "Jane", "Doe", ""))
+    export = make_zip(tmp_path / "canvas.zip", {
+        f"doejane_12345_987654_{BASICS}": notebook("matched"),
+        f"doejane_67890_987655_{BASICS}": notebook("two Jane Does"),
+        f"smithbob_11111_987656_{BASICS}": notebook("not enrolled"),
+    })
+    main(["collect", str(export), "--course", str(course), "--dry-run"])
+    printed = capsys.readouterr().out
+    assert "would import 1 notebook(s) from 1 student(s)" in printed
+    assert f"jdoe/{BASICS}  <-  doejane_12345_987654_{BASICS}  (canvas doejane, by id)" in printed
+    assert f"doejane_67890_987655_{BASICS}: ambiguous: 2 students are called doejane (jdoe, jdoe2)" in printed
+    assert f"smithbob_11111_987656_{BASICS}: smithbob is not on the roster" in printed
+    assert not (course / "submitted").exists() and not (course / "collected").exists()
+
+
+def test_replaced_files_are_kept_and_logged(course, tmp_path):
+    first = make_zip(tmp_path / "one.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("1")})
+    second = make_zip(tmp_path / "two.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": notebook("2")})
+    collect(first, course)
+    report = collect(second, course)
+    assert tag(course, "amy") == "2"
+    log = json.loads(open(report.log).read())
+    replaced = {entry["file"].rsplit("/", 1)[-1]: entry["kept_as"] for entry in log["replaced"]}
+    assert set(replaced) == {BASICS, "timestamp.txt"}
+    assert json.loads(open(replaced[BASICS]).read())["metadata"]["tag"] == "1"
+
+
+def test_malicious_zip_never_writes_outside_the_course(course, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    export = tmp_path / "evil.zip"
+    with zipfile.ZipFile(export, "w") as archive:
+        archive.writestr(f"../outside/{BASICS}", notebook("climb"))
+        archive.writestr(f"/tmp/{BASICS}", notebook("absolute"))
+        archive.writestr(f"..\\..\\outside\\{BASICS}", notebook("backslashes"))
+        archive.writestr(f"self_attention_.._attempt_2026-03-01-10-00-00_{BASICS}", notebook("dots"))
+        archive.writestr(f"self_attention_a/b_attempt_2026-03-01-10-00-00_{BASICS}", notebook("slash"))
+        link = zipfile.ZipInfo(f"mallory/{BASICS}")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(link, str(outside / "target.ipynb"))
+    before = sorted(p for p in tmp_path.rglob("*") if course not in p.parents and p != course)
+    report = collect(export, course)
+
+    assert sorted(p for p in tmp_path.rglob("*") if course not in p.parents and p != course) == before
+    assert not report.imported
+    why = {s.source: s.reason for s in report.skipped + report.unmatched + report.ambiguous}
+    assert why[f"mallory/{BASICS}"] == "a symbolic link"
+    assert sum("unsafe path" in r for r in why.values()) >= 1
+    assert not (course / "submitted").exists() or not any((course / "submitted").rglob("*.ipynb"))
 
 
 def test_neither_folder_nor_zip_is_refused(course, tmp_path):
     (tmp_path / "grades.csv").write_text("a,b\n")
     with pytest.raises(ValueError, match="neither a folder nor a zip"):
         collect(tmp_path / "grades.csv", course)
+
+
+def test_utf8_names_without_the_zip_utf8_flag_are_read_as_utf8(course, tmp_path):
+    """Many zip tools write UTF-8 names without setting the flag that says so (Python then reads cp437)."""
+    enrol(course, ("zoe", "Zoë", "Ørsted", ""))
+    name = f"Zoë Ørsted_5_assignsubmission_file_/{BASICS}".encode()
+    placeholder = "x" * len(name)
+    export = make_zip(tmp_path / "moodle.zip", {placeholder: notebook("zoe")})
+    data = export.read_bytes()
+    assert data.count(placeholder.encode()) == 2  # the local header and the central directory
+    export.write_bytes(data.replace(placeholder.encode(), name))
+    with zipfile.ZipFile(export) as archive:
+        assert not archive.infolist()[0].flag_bits & 0x800
+    collect(export, course)
+    assert tag(course, "zoe") == "zoe"
+
+
+def test_an_older_download_never_replaces_a_newer_collected_version(course, tmp_path):
+    newer = make_zip(tmp_path / "new.zip", {f"self_attention_amy_attempt_2026-03-02-10-00-00_{BASICS}": "{}"})
+    older = make_zip(tmp_path / "old.zip", {f"self_attention_amy_attempt_2026-03-01-10-00-00_{BASICS}": notebook("o")})
+    collect(newer, course)
+    report = collect(older, course)
+    assert (course / "submitted" / "amy" / "self_attention" / BASICS).read_text() == "{}" and not report.imported
+    assert "older than amy's" in report.skipped[0].reason
+    assert timestamp(course, "amy") == datetime.datetime(2026, 3, 2, 10)

@@ -42,7 +42,8 @@ ATTACKS = {  # student: (answer to attention_scores, expected status of attentio
                "    try:\n        exec(path.read_text() if path.suffix == '.py' else '')\n    except OSError:\n        pass\n"
                "if 'attention_scores' not in globals():\n" + "".join("    " + l + "\n" for l in WRONG.splitlines()),
                "graded"),
-    "importer": ("try:\n    from grader.reference.basics import attention_scores\nexcept Exception:\n"
+    "importer": ("try:\n    from grader.reference import of\n"
+                 "    attention_scores = of('01_attention_basics.ipynb').attention_scores\nexcept Exception:\n"
                  + "".join("    " + l + "\n" for l in WRONG.splitlines()), "graded"),
     "writer": ("for path in ['{course}/gradebook.db', '{course}/grading/self_attention/good/01_attention_basics.json']:\n"
                "    try:\n        open(path, 'wb').write(b'garbage')\n    except OSError:\n        pass\n" + WRONG, "graded"),

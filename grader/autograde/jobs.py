@@ -9,7 +9,7 @@ import sys
 
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
-from ..checks.framework import judge_parts, plan
+from ..checks.framework import judge_parts, plan, sandbox_requests, with_source_outcomes
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
@@ -50,7 +50,7 @@ def planned_checks(name):
 def _unit(cell):
     name = kit_exercise(cell)
     if name:
-        requests = [case.request() for _, cases in planned_checks(name) for case in cases]
+        requests = sandbox_requests(planned_checks(name))
         return {"kind": "kit", "exercise": name, "requests": requests}
     return {"kind": "test" if is_test_cell(cell) else "cell", "source": cell.source}
 
@@ -74,6 +74,8 @@ def judge_exercise(job, units, position):
     if status == "ok":
         try:
             outcomes = [plain.from_plain(outcome) for outcome in result["outcomes"]]
+            ran = [u["source"] for u in job["units"][:position] if u["kind"] != "kit"]  # rules read from the source
+            outcomes = with_source_outcomes(planned_checks(name), outcomes, ran)
             return "graded", None, judge_parts(planned_checks(name), outcomes)
         except (ValueError, TypeError, KeyError, IndexError):
             return "malformed", f"checking {name} {failure_reason('malformed')}", None

@@ -19,6 +19,7 @@ import time
 import warnings
 
 import nbformat
+from sqlalchemy.engine import make_url
 
 from .. import course as courses
 from .. import records as record
@@ -67,10 +68,11 @@ def set_aside_invalid(course, assignment, student, path):
 
 
 def _gradebook_wal(course):
-    """Let several nbgrader processes share the SQLite gradebook: readers no longer block the writer."""
-    url = courses.course_directory(course).db_url
-    if url.startswith("sqlite:///"):
-        with sqlite3.connect(url.removeprefix("sqlite:///"), timeout=30) as db:
+    """Let several nbgrader processes share an SQLite gradebook: readers no longer block the writer.
+    Other databases (PostgreSQL) need nothing."""
+    url = make_url(courses.course_directory(course).db_url)
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        with sqlite3.connect(url.database, timeout=30) as db:
             db.execute("PRAGMA journal_mode=WAL")
 
 

@@ -25,16 +25,51 @@ class Mismatch(Exception):
         return "\n".join(lines)
 
 
+BATCH_FIX = ("Likely fix: count dimensions from the end, so that leading batch dimensions pass through: "
+             "transpose only the last two dimensions (keys.transpose(-2, -1), not keys.T), take the softmax over "
+             "dim=-1 and sum over the keys with dim=-2, and write `...` for the batch dimensions in einsum.")
+
+
+UNREADABLE = {"type": "crashed", "reason": "the notebook's code cells are not available to read (run the check "
+              "in the notebook, or with pytest on the notebook)"}
+
+
 @dataclass(frozen=True)
 class Case:
-    """One probe of the student's exercise and the judge of what comes back."""
+    """One probe of the student's exercise and the judge of what comes back.
+
+    ``probe="source"`` cases never run the student's code: their outcome is
+    :func:`grader.checks.policy.source_outcome` of ``params["name"]`` over the notebook's code
+    cells, computed wherever the grade is decided. ``batch`` names the batch shape of a case that
+    adds leading batch dimensions to inputs the exercise also takes without them.
+    """
     label: str
     judge: Callable[[dict], None]
     params: dict = field(default_factory=dict)
     probe: str = "call"
+    batch: tuple | None = None
 
     def request(self):
         return {"probe": self.probe, "params": plain.to_plain(self.params)}
+
+
+# The kinds of requirement a part can grade. A hidden part only varies the data: every kind it
+# grades is also graded by a visible part of the same exercise (a test holds the kit to it).
+REQUIREMENTS = {
+    "batch": "leading batch dimensions",
+    "large": "large scores without overflow",
+    "dtype": "the dtype of the result",
+    "edge": "edge sizes: one step, one key, one row",
+    "shape": "other sizes, non-square inputs",
+    "argument": "optional arguments and flags",
+    "inputs": "inputs left unchanged",
+    "policy": "a rule about how the code is written",
+    "weights": "given weights loaded into a module",
+    "mode": "training and evaluation mode, dropout",
+    "layout": "where labels, titles and colour bars go",
+    "numpy": "NumPy arrays as well as tensors",
+    "causal": "a later token never changes an earlier output",
+}
 
 
 @dataclass(frozen=True)
@@ -45,6 +80,13 @@ class Part:
     cases: Callable[[], list]
     hidden: bool = False
     gate: bool = False  # failing it zeroes the exercise: the answer does not compute in general
+    requires: frozenset = frozenset()  # kinds of requirement (keys of REQUIREMENTS) its cases grade
+
+    def __post_init__(self):
+        object.__setattr__(self, "requires", frozenset(self.requires))
+        unknown = self.requires - set(REQUIREMENTS)
+        if unknown:
+            raise ValueError(f"unknown requirement kinds {sorted(unknown)} in part {self.title!r}")
 
 
 @dataclass
@@ -100,8 +142,26 @@ def _plan(parts):
     return [(part, part.cases()) for part in parts]
 
 
+def _passes(case, outcome):
+    try:
+        judge_case(case, outcome)
+    except Mismatch:
+        return False
+    return True
+
+
+def for_a_batch(mismatch, shape):
+    """Say in words that an answer right on one sequence fails on a batch, and how to fix that."""
+    what = f"works for one sequence but not for a batch of shape {tuple(shape)}: {mismatch.what}"
+    if not mismatch.misconception:
+        what += "\n" + BATCH_FIX
+    return Mismatch(what, mismatch.expected, mismatch.got, mismatch.misconception)
+
+
 def judge_parts(planned, outcomes):
     """Judge the outcomes of :func:`plan`'s cases, given in the same order."""
+    every_case = [case for _, cases in planned for case in cases]
+    single_ok = all(_passes(case, outcome) for case, outcome in zip(every_case, outcomes) if case.batch is None)
     results, position = [], 0
     for part, cases in planned:
         failure, label = None, None
@@ -113,24 +173,56 @@ def judge_parts(planned, outcomes):
                     judge_case(case, outcome)
                 except Mismatch as mismatch:
                     failure, label = mismatch, case.label
+                    if case.batch is not None and single_ok:
+                        failure = for_a_batch(mismatch, case.batch)
         results.append(PartResult(part, failure, label))
     return results
 
 
-def grade_locally(parts, obj):
+def grade_locally(parts, obj, sources=None):
     """Plan, run here and judge every case of ``parts`` on the student's ``obj``: the part results."""
     planned = plan(parts)
-    return judge_parts(planned, run_locally(obj, planned))
+    return judge_parts(planned, run_locally(obj, planned, sources))
 
 
-def run_locally(obj, planned):
-    """Run every case here, round-tripping each outcome through plain data as a sandbox would."""
-    from .probes import run_probe
-    outcomes = []
+def sandbox_requests(planned):
+    """The requests for the process that runs the student's code: every case but the source ones."""
+    return [case.request() for _, cases in planned for case in cases if case.probe != "source"]
+
+
+def with_source_outcomes(planned, outcomes, sources):
+    """All outcomes in plan order: ``outcomes`` (of :func:`sandbox_requests`) with the source cases'
+    outcomes, read from ``sources`` (the notebook's code cells that ran before the test cell; None
+    when they are not available, and the source cases then fail, saying why)."""
+    from .policy import source_outcome
+    merged, others = [], iter(outcomes)
     for _, cases in planned:
         for case in cases:
-            request = case.request()
-            params = plain.from_plain(request["params"])
-            outcome = run_probe(obj, request["probe"], params)
-            outcomes.append(plain.loads(plain.dumps(outcome)))
-    return outcomes
+            if case.probe == "source":
+                merged.append(UNREADABLE if sources is None else source_outcome(case.params["name"], sources))
+            else:
+                merged.append(next(others))
+    return merged
+
+
+def notebook_sources():
+    """The cells run so far in this IPython session (its ``In`` history), or None outside IPython."""
+    import sys
+    if "IPython" not in sys.modules:
+        return None
+    shell = sys.modules["IPython"].get_ipython()
+    history = getattr(shell, "user_ns", {}).get("In") if shell is not None else None
+    return [cell for cell in history if isinstance(cell, str)] if isinstance(history, list) else None
+
+
+def run_locally(obj, planned, sources=None):
+    """Run every case here, round-tripping each outcome through plain data as a sandbox would.
+
+    Source cases read ``sources`` (the code cells that ran, in order); without them, the cells run
+    so far in this IPython session; outside IPython they cannot be checked and fail, saying why.
+    """
+    from .probes import run_probe
+    if sources is None:
+        sources = notebook_sources()
+    outcomes = [run_probe(obj, r["probe"], plain.from_plain(r["params"])) for r in sandbox_requests(planned)]
+    return [plain.loads(plain.dumps(o)) for o in with_source_outcomes(planned, outcomes, sources)]

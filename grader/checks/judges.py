@@ -98,3 +98,45 @@ def inputs_unchanged(judge, what):
                            "the inputs as they were.")
         judge(outcome)
     return checked
+
+
+def read_source(outcome, name):
+    """A source outcome's findings, once ``name`` is defined and implemented."""
+    if outcome.get("type") != "source":
+        raise Mismatch(f"the code of {name} could not be read.", got=f"a value of type {outcome.get('type')}")
+    if not outcome.get("defined"):
+        raise Mismatch(f"{name} is not defined by a cell of the notebook: define it with `def {name}(...)` "
+                       "in its answer cell.")
+    if outcome.get("stub"):
+        raise Mismatch("not implemented yet: replace `raise NotImplementedError()` with your code.")
+    return outcome
+
+
+def finite(got, what):
+    """Values that are all finite; nan or inf from large scores is the unstable softmax."""
+    if not np.all(np.isfinite(got)):
+        raise Mismatch(f"{what} has nan or inf values on large scores.", expected="finite values", got=show(got),
+                       misconception="softmax_unstable")
+    return got
+
+
+def parameters_as_wanted(outcome, wanted, what):
+    """Exactly the ``wanted`` parameters (name -> shape), every given weight loaded; any buffers are fine."""
+    params = {k: list(v) for k, v in outcome.get("params", {}).items()}
+    if params != wanted:
+        missing = [name for name in wanted if name not in params]
+        extra = [name for name in params if name not in wanted]
+        wrong = [f"{name} {tuple(params[name])}" for name in wanted if name in params and params[name] != wanted[name]]
+        problems = ([f"missing {', '.join(missing)}"] if missing else []) + \
+            ([f"unexpected {', '.join(extra)}"] if extra else []) + \
+            ([f"wrong shape: {', '.join(wrong)}"] if wrong else [])
+        raise Mismatch(f"{what}: the parameters should be exactly these (buffers, such as a mask, are fine).",
+                       expected=", ".join(f"{n} {tuple(s)}" for n, s in wanted.items()), got="; ".join(problems))
+    loaded = outcome.get("loaded", {})
+    missing = [k for k in loaded.get("missing", []) if k not in outcome.get("buffers", [])]
+    if missing or loaded.get("unexpected"):
+        raise Mismatch(f"{what}: the given weights did not all load into your module's parameters.",
+                       expected="every weight loaded",
+                       got="; ".join(([f"not loaded: {', '.join(missing)}"] if missing else []) +
+                                     ([f"no place for: {', '.join(loaded['unexpected'])}"]
+                                      if loaded.get("unexpected") else [])))

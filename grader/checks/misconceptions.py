@@ -1,4 +1,16 @@
-"""The known misconceptions: what each mistake is, in words for a stuck student."""
+"""The known misconceptions: a short title for each, and what the mistake is, in words for a stuck student."""
+
+# The catalogue's words for each misconception, for reports that list them (in place of the ids).
+TITLES = {
+    "scores_no_transpose": "scores without transposing the keys",
+    "softmax_dim0": "softmax over the wrong dimension (columns sum to 1)",
+    "softmax_implicit_dim": "softmax without dim: right on one matrix, wrong on a batch",
+    "context_scaled_columns": "context vector: scaling columns instead of rows",
+    "sum_over_features": "summing each weighted value over its features instead of over the keys",
+    "scaling_wrong": "scaling by d_k instead of sqrt(d_k), or not at all",
+    "masking_wrong": "masking after the softmax, or with 0 instead of -inf",
+    "softmax_unstable": "softmax without subtracting the max: nan for large inputs",
+}
 
 MISCONCEPTIONS = {
     "scores_no_transpose": (
@@ -9,9 +21,10 @@ MISCONCEPTIONS = {
         "Your weights sum to 1 down each column instead of along each row. The softmax "
         "must run over the last dimension (dim=-1), the keys, so that each query's weights sum to 1."),
     "softmax_implicit_dim": (
-        "Your answer is right for one matrix but wrong for a batch: it looks like softmax was "
-        "called without dim. PyTorch then guesses (dimension 1 for 2-D input, dimension 0 for 3-D "
-        "input, with a warning), so a batch is normalised across its sequences. Pass dim=-1."),
+        "Your answer is right for one matrix but wrong for a batch: it looks like "
+        "torch.nn.functional.softmax was called without dim. It then guesses, with a warning (dimension 1 "
+        "for 2-D input, dimension 0 for 3-D input), so a batch is normalised across its sequences. "
+        "(torch.softmax and scores.softmax do not guess: without dim they raise a TypeError.) Pass dim=-1."),
     "context_scaled_columns": (
         "It looks like you multiplied softmax(scores) * hidden_states and summed each row, which "
         "scales the columns. Each weight belongs to one row (one position): weight the rows, "

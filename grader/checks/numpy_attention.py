@@ -1,15 +1,18 @@
 """Visible checks for 03_attention_in_numpy (NumPy arrays in, NumPy arrays out)."""
 import itertools
+import re
 
 import numpy as np
 
 from . import fixture
 from .framework import Case, Mismatch, Part
-from .judges import array_of, close
+from .judges import array_of, close, finite, read_source
 
 NOTEBOOK = "03_attention_in_numpy.ipynb"
 
-FORBIDDEN_MODULES = ("scipy", "torch")
+# What softmax may use: NumPy and the standard library's plain helpers, nothing that computes it for you.
+ALLOWED_MODULES = frozenset({"numpy", "math", "builtins", "functools", "operator", "typing", "numbers", "warnings"})
+LIBRARIES = re.compile(r"\b(scipy|torch|jax|tensorflow|sklearn)\b")
 
 
 def call(*args, **kwargs):
@@ -48,59 +51,106 @@ def same_arrays(got, expected, what, names=("queries", "keys", "values"), rtol=1
         close(g, e, f"{what}: the {name}", rtol, atol)
 
 
-def no_scipy(outcome):
-    """The function's code may use NumPy only: softmax is the exercise, not a library call."""
-    names, modules = outcome.get("names", []), outcome.get("modules", [])
-    if outcome.get("type") != "code":
-        raise Mismatch("softmax should be a function defined with def.", got=f"a value of type {outcome.get('type')}")
-    if "NotImplementedError" in names:
-        raise Mismatch("not implemented yet: replace `raise NotImplementedError()` with your code.")
-    used = sorted({m for m in modules if m.split(".")[0] in FORBIDDEN_MODULES}
-                  | {n for n in names if n in FORBIDDEN_MODULES})
-    if used:
-        raise Mismatch("softmax must be written with NumPy only (np.exp, np.max, np.sum), without SciPy or torch.",
-                       expected="only NumPy", got="uses " + ", ".join(used))
+def numpy_only(outcome):
+    """softmax's code, read from the notebook, uses NumPy only: softmax is the exercise, not a library call."""
+    found = read_source(outcome, "softmax")
+    used = sorted({use for use in found["uses"] if use.split(".")[0].lstrip(".") not in ALLOWED_MODULES}
+                  | {match for text in found["strings"] for match in LIBRARIES.findall(text)})
+    traced = [f"{name} (defined by no cell)" for name in found["unresolved"]] + \
+        [f"{way} (a run-time lookup)" for way in found["dynamic"]]
+    if used or traced:
+        raise Mismatch("softmax must be written with NumPy only (np.exp, np.max, np.sum), without SciPy, torch "
+                       "or another library, and without run-time lookups that hide what it calls.",
+                       expected="only NumPy", got="uses " + ", ".join(used + traced))
+
+
+RNG = np.random.default_rng(31)
 
 
 def _softmax_shape():
-    def judge(outcome):
-        got = array_of(outcome, "ndarray", fixture.SCORES.shape, "floating", "softmax(scores)")
-        if np.allclose(got.sum(axis=-1), 1, atol=1e-5):
-            return
-        dim0 = np.allclose(got.sum(axis=0), 1, atol=1e-5)
-        raise Mismatch("softmax(scores): each row should sum to 1.", expected="row sums [1, 1, 1]",
-                       got=f"row sums {np.round(got.astype(np.float64).sum(axis=-1), 4).tolist()}",
-                       misconception="softmax_dim0" if dim0 else None)
-    return [Case("the fixture's scores", judge, call(fixture.SCORES))]
+    def rows(shape, axis=-1, large=False):
+        def judge(outcome):
+            what = f"softmax on an array of shape {shape}" + ("" if axis == -1 else f", axis={axis}")
+            got = array_of(outcome, "ndarray", shape, "floating", what)
+            if large:
+                finite(got, what)
+            not_mutated(outcome, what)
+            if np.allclose(got.sum(axis=axis), 1, atol=1e-5) and np.all(got >= 0):
+                return
+            dim0 = axis == -1 and len(shape) > 1 and np.allclose(got.sum(axis=0), 1, atol=1e-5)
+            raise Mismatch(f"{what}: the values along axis {axis} should be non-negative and sum to 1.",
+                           expected="sums of 1",
+                           got=f"sums {np.round(got.astype(np.float64).sum(axis=axis), 4).tolist()}",
+                           misconception="softmax_dim0" if dim0 else None)
+        return judge
+    batch = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
+    columns = (RNG.standard_normal((4, 5)) * 3).astype(np.float32)
+    return [Case("the fixture's scores", rows((3, 3)), call(fixture.SCORES)),
+            Case("one vector of 5 scores", rows((5,)), call(columns[0].copy())),
+            Case("axis=0 on a (4, 5) array", rows((4, 5), axis=0), call(columns, axis=0)),
+            Case("a batch of shape (2, 3, 4)", rows((2, 3, 4)), call(batch), batch=(2, 3, 4)),
+            Case("large inputs [1000., 1000.]", rows((2,), large=True),
+                 call(np.array([1000.0, 1000.0], dtype=np.float32)))]
 
 
 def _softmax_code():
-    return [Case("the code of softmax", no_scipy, {}, probe="code")]
+    return [Case("the code of softmax, read from the notebook", numpy_only, {"name": "softmax"}, probe="source")]
 
 
 def _qkv_shape():
-    def judge(outcome):
-        arrays_in_tuple(outcome, [(3, 3)] * 3, "qkv(x, w_query, w_key, w_value)")
-    return [Case("the fixture", judge, call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE))]
+    batch = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    other = (RNG.standard_normal((2, 5)).astype(np.float32), RNG.standard_normal((5, 3)).astype(np.float32),
+             RNG.standard_normal((5, 3)).astype(np.float32), RNG.standard_normal((5, 4)).astype(np.float32))
+
+    def shapes(shapes, what):
+        def judge(outcome):
+            arrays_in_tuple(outcome, shapes, what)
+            not_mutated(outcome, what)
+        return judge
+    return [Case("the fixture", shapes([(3, 3)] * 3, "qkv(x, w_query, w_key, w_value)"),
+                 call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
+            Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)",
+                 shapes([(2, 3), (2, 3), (2, 4)], "qkv on x (2, 5)"),
+                 call(*other)),
+            Case("a batch: x (2, 3, 4)", shapes([(2, 3, 3)] * 3, "qkv on a batch"),
+                 call(batch, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE), batch=(2, 3, 4))]
 
 
-def _scores_shape():
-    def judge(outcome):
-        array_of(outcome, "ndarray", (3, 3), "floating", "scaled_scores(Q, K)")
-    return [Case("the fixture's queries and keys", judge, call(fixture.QUERIES, fixture.KEYS))]
+def _product_cases(name, with_values):
+    q, k, v = fixture.QUERIES, fixture.KEYS, fixture.VALUES
+    wide = [RNG.standard_normal(s).astype(np.float32) for s in ((2, 5), (4, 5), (4, 3))]
+    batch = [RNG.standard_normal(s).astype(np.float32) for s in ((2, 3, 4), (2, 5, 4), (2, 5, 2))]
+    found = []
+    for label, args, kwargs, shape, is_batch, large in [
+            ("the fixture's queries, keys" + (" and values" if with_values else ""), (q, k, v), {}, (3, 3), False,
+             False),
+            ("the fixture, d_k=1", (q, k, v), {"d_k": 1}, (3, 3), False, False),
+            ("2 queries and 4 keys of dimension 5", wide, {}, (2, 3 if with_values else 4), False, False),
+            ("a batch: Q (2, 3, 4), K (2, 5, 4)", batch, {}, (2, 3, 2 if with_values else 5), True, False),
+            ("large scores: the fixture's Q and K times 10", (q * 10, k * 10, v), {}, (3, 3), False, True)]:
+        if large and not with_values:
+            continue
 
-
-def _attention_shape():
-    def judge(outcome):
-        array_of(outcome, "ndarray", (3, 3), "floating", "attention(Q, K, V)")
-    return [Case("the fixture's queries, keys and values", judge,
-                 call(fixture.QUERIES, fixture.KEYS, fixture.VALUES))]
+        def judge(outcome, shape=shape, large=large, label=label):
+            what = f"{name} on {label}"
+            got = array_of(outcome, "ndarray", shape, "floating", what)
+            if large:
+                finite(got, what)
+        given = args if with_values else args[:2]
+        found.append(Case(label, judge, call(*given, **kwargs), batch=(2, 3, 4) if is_batch else None))
+    return found
 
 
 PARTS = {
-    "softmax": [Part("returns an array of the input's shape whose rows sum to 1", 1, _softmax_shape),
-                Part("written with NumPy only, without SciPy", 1, _softmax_code)],
-    "qkv": [Part("returns a tuple of three arrays of shape (n, d_out)", 1, _qkv_shape)],
-    "scaled_scores": [Part("returns an array of shape (n_queries, n_keys)", 1, _scores_shape)],
-    "attention": [Part("returns an array of shape (n_queries, d_v)", 1, _attention_shape)],
+    "softmax": [Part("an array of the input's shape that sums to 1 along axis, the input unchanged; batches, "
+                     "large inputs", 1, _softmax_shape, requires={"shape", "argument", "batch", "large", "inputs"}),
+                Part("written with NumPy only, without SciPy", 1, _softmax_code, requires={"policy"})],
+    "qkv": [Part("a tuple of three arrays of shape (..., n, d_out), the inputs unchanged", 1, _qkv_shape,
+                 requires={"shape", "batch", "inputs"})],
+    "scaled_scores": [Part("an array of shape (..., n_queries, n_keys), with and without d_k", 1,
+                           lambda: _product_cases("scaled_scores(Q, K)", False),
+                           requires={"shape", "batch", "argument"})],
+    "attention": [Part("an array of shape (..., n_queries, d_v), with and without d_k; finite on large scores", 1,
+                       lambda: _product_cases("attention(Q, K, V)", True),
+                       requires={"shape", "batch", "argument", "large"})],
 }

@@ -3,7 +3,7 @@ import numpy as np
 
 from . import fixture
 from .framework import Case, Mismatch, Part
-from .judges import array_of, diagnose, show
+from .judges import array_of, diagnose, finite, read_source, show
 from .plain import TensorArg
 
 NOTEBOOK = "02_self_attention_step_by_step.ipynb"
@@ -49,35 +49,73 @@ def swapped_axes_hint(outcome, shape, what):
                        got=f"shape {got}")
 
 
+RNG = np.random.default_rng(21)
+LARGE_SCORES = np.array([[1000.0, 990.0, 1000.0], [-5.0, 800.0, 0.0]], dtype=np.float32)
+
+
+def _softmax(a, axis=-1):
+    e = np.exp(a - a.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
 def _weights_visible():
-    def judge(outcome):
-        weights = array_of(outcome, "Tensor", (3, 3), "floating", "attention_weights(scores)")
-        rows_sum_to_one(weights, "attention_weights(scores)")
-    return [Case("the fixture's scores", judge, call(fixture.SCORES))]
+    batch = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
+    cases = []
+    for label, scores, is_batch, large in [("the fixture's scores", fixture.SCORES, False, False),
+                                           ("2 queries and 5 keys", RNG.standard_normal((2, 5)), False, False),
+                                           ("one query and 4 keys", RNG.standard_normal((1, 4)), False, False),
+                                           ("a batch of score matrices (2, 3, 4)", batch, True, False),
+                                           ("large scores [[1000, 990, 1000], [-5, 800, 0]]", LARGE_SCORES, False,
+                                            True)]:
+        scores = scores.astype(np.float32)
+        diagnoses = [("softmax_implicit_dim", _softmax(scores, 0))] if is_batch else []
+
+        def judge(outcome, scores=scores, large=large, diagnoses=diagnoses):
+            what = f"attention_weights on scores of shape {scores.shape}"
+            weights = array_diagnosed(outcome, "Tensor", scores.shape, what, diagnoses)
+            if large:
+                finite(weights, what)
+            try:
+                rows_sum_to_one(weights, what)
+            except Mismatch as mismatch:
+                mismatch.misconception = mismatch.misconception or diagnose(weights, diagnoses)
+                raise
+        cases.append(Case(label, judge, call(scores), batch=scores.shape if is_batch else None))
+    return cases
 
 
 def _weighted_visible():
     cases = []
-    for label, weights, values in [("the approximate weights and the fixture's values", APPROXIMATE_WEIGHTS,
-                                    fixture.VALUES),
-                                   ("weights (2, 3) and values (3, 4)", np.full((2, 3), 0.25, np.float32),
-                                    np.arange(12, dtype=np.float32).reshape(3, 4))]:
-        shape = (weights.shape[0], *values.shape)
+    for label, weights, values, is_batch in [
+            ("the approximate weights and the fixture's values", APPROXIMATE_WEIGHTS, fixture.VALUES, False),
+            ("weights (2, 3) and values (3, 4)", np.full((2, 3), 0.25, np.float32),
+             np.arange(12, dtype=np.float32).reshape(3, 4), False),
+            ("one query: weights (1, 3) and values (3, 2)", np.full((1, 3), 1 / 3, np.float32),
+             np.arange(6, dtype=np.float32).reshape(3, 2), False),
+            ("a batch: weights (2, 3, 4) and values (2, 4, 5)", np.full((2, 3, 4), 0.25, np.float32),
+             np.arange(40, dtype=np.float32).reshape(2, 4, 5), True)]:
+        shape = (*weights.shape, values.shape[-1])
 
         def judge(outcome, shape=shape):
             swapped_axes_hint(outcome, shape, "weighted_values(weights, values)")
             array_of(outcome, "Tensor", shape, "floating", "weighted_values(weights, values)")
-        cases.append(Case(label, judge, call(weights, values)))
+        cases.append(Case(label, judge, call(weights, values), batch=weights.shape if is_batch else None))
     return cases
 
 
 def _sum_visible():
-    weighted = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    cases = []
+    for label, shape, is_batch in [("weighted values of shape (2 queries, 3 keys, 4 features)", (2, 3, 4), False),
+                                   ("one query: weighted values of shape (1, 3, 2)", (1, 3, 2), False),
+                                   ("a batch of weighted values of shape (2, 3, 4, 5)", (2, 3, 4, 5), True)]:
+        weighted = np.arange(np.prod(shape), dtype=np.float32).reshape(shape) / 10
 
-    def judge(outcome):
-        array_diagnosed(outcome, "Tensor", (2, 4), "sum_weighted_values(weighted)",
-                        diagnoses=[("sum_over_features", weighted.sum(axis=-1))])
-    return [Case("weighted values of shape (2 queries, 3 keys, 4 features)", judge, call(weighted))]
+        def judge(outcome, weighted=weighted):
+            array_diagnosed(outcome, "Tensor", (*weighted.shape[:-2], weighted.shape[-1]),
+                            f"sum_weighted_values on weighted values of shape {weighted.shape}",
+                            diagnoses=[("sum_over_features", weighted.sum(axis=-1))])
+        cases.append(Case(label, judge, call(weighted), batch=shape if is_batch else None))
+    return cases
 
 
 def _attention_visible():
@@ -85,12 +123,22 @@ def _attention_visible():
     x, w_query, w_key = rng.integers(0, 3, (2, 4)), rng.integers(0, 3, (4, 3)), rng.integers(0, 3, (4, 3))
     w_value = rng.integers(0, 3, (4, 5))
     small = [a.astype(np.float32) for a in (x, w_query, w_key, w_value)]
+    weights = (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
+    batch = RNG.standard_normal((2, 3, 4)).astype(np.float32)
     cases = []
-    for label, args, shape in [("the fixture", (fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE), (3, 3)),
-                               ("x (2, 4), w_query and w_key (4, 3), w_value (4, 5)", small, (2, 5))]:
-        def judge(outcome, shape=shape):
-            array_of(outcome, "Tensor", shape, "floating", "self_attention(x, w_query, w_key, w_value)")
-        cases.append(Case(label, judge, call(*args)))
+    for label, args, shape, is_batch, large in [
+            ("the fixture", (fixture.X, *weights), (3, 3), False, False),
+            ("x (2, 4), w_query and w_key (4, 3), w_value (4, 5)", small, (2, 5), False, False),
+            ("one token: x (1, 4)", (fixture.X[:1], *weights), (1, 3), False, False),
+            ("a batch: x (2, 3, 4)", (batch, *weights), (2, 3, 3), True, False),
+            ("large scores: the fixture's x times 6 (scores up to 576)", (fixture.X * 6, *weights), (3, 3), False,
+             True)]:
+        def judge(outcome, shape=shape, large=large):
+            what = "self_attention(x, w_query, w_key, w_value)"
+            got = array_of(outcome, "Tensor", shape, "floating", what)
+            if large:
+                finite(got, what)
+        cases.append(Case(label, judge, call(*args), batch=(2, 3, 4) if is_batch else None))
     return cases
 
 
@@ -116,20 +164,93 @@ def one_image_each(plots, count, what):
                            expected="1 image per plot", got=f"{len(plot['images'])} image(s) in a plot")
 
 
+def grid_of(plots, rows, cols, what):
+    """The plots by (row, column), from their place in the subplot grid."""
+    grid = {}
+    for plot in plots:
+        position = plot["position"]
+        if position is None or tuple(position[:2]) != (rows, cols):
+            raise Mismatch(f"{what}: the plots should form a grid of {rows} row(s) and {cols} column(s) "
+                           "(plt.subplots(num_rows, num_cols, squeeze=False)).",
+                           expected=f"a {rows} x {cols} grid",
+                           got="a plot outside a grid" if position is None else
+                           f"a plot in a {position[0]} x {position[1]} grid")
+        grid[divmod(position[2], cols)] = plot
+    if len(grid) != rows * cols:
+        raise Mismatch(f"{what}: every place in the grid should hold one plot.",
+                       expected=f"{rows * cols} places filled", got=f"{len(grid)} places filled")
+    return grid
+
+
+def layout_judge(matrices, titles, what):
+    rows, cols = matrices.shape[:2]
+
+    def judge(outcome):
+        plots = heatmap_axes(outcome, what, not_shown=False)
+        grid = grid_of(plots, rows, cols, what)
+        for (i, j), plot in sorted(grid.items()):
+            want = {"xlabel": "Keys" if i == rows - 1 else "", "ylabel": "Queries" if j == 0 else "",
+                    "title": titles[j] if titles else ""}
+            for field, expected in want.items():
+                if plot[field] != expected:
+                    rule = {"xlabel": "the x label goes on the bottom row only",
+                            "ylabel": "the y label goes on the first column only",
+                            "title": "titles[j] goes on every plot of column j (no title when titles is None)"}
+                    raise Mismatch(f"{what}: wrong {field} in row {i}, column {j}; {rule[field]}.",
+                                   expected=repr(expected), got=repr(plot[field]))
+        bars = sum(ax["colorbar"] for ax in outcome["axes"])
+        if bars != 1:
+            raise Mismatch(f"{what}: the grid should share exactly one colour bar "
+                           "(fig.colorbar(image, ax=axes)).", expected="1 colour bar", got=f"{bars} colour bar(s)")
+    return judge
+
+
+SHOWING = frozenset({"show", "display", "pause"})  # pyplot.show, Figure.show, IPython's display, plt.pause
+
+
+def not_shown_in_source(outcome):
+    """show_heatmaps' code, read from the notebook, never shows the figure, by whatever name."""
+    found = read_source(outcome, "show_heatmaps")
+    calls = sorted({use for use in found["uses"] if use.rsplit(".", 1)[-1] in SHOWING}
+                   | {f".{name}" for name in found["attributes"] if name in SHOWING}
+                   | {name for name in found["unresolved"] if name in SHOWING})
+    hidden = [way for way in found["dynamic"] if way in ("eval", "exec", "compile") or "computed" in way]
+    if calls or hidden:
+        raise Mismatch("show_heatmaps shows the figure; return it instead and let the caller show it.",
+                       expected="no show() or display()", got="calls " + ", ".join(calls + hidden))
+
+
 def _heatmap_visible():
     def judge(outcome):
         what = "show_heatmaps(torch.eye(10).reshape(1, 1, 10, 10), ...)"
         one_image_each(heatmap_axes(outcome, what), 1, what)
     identity = np.eye(10, dtype=np.float32).reshape(1, 1, 10, 10)
+    grid = _softmax(RNG.standard_normal((2, 3, 3, 4))).astype(np.float32)  # a NumPy array, not a tensor
+    titles = ["first", "second", "third"]
+    what = "show_heatmaps on a NumPy array of shape (2, 3, 3, 4), with titles"
+
+    def grid_judge(outcome):
+        plots = heatmap_axes(outcome, what)
+        one_image_each(plots, 6, what)
+        layout_judge(grid, titles, what)(outcome)
     return [Case("torch.eye(10).reshape(1, 1, 10, 10)", judge,
-                 {"args": (TensorArg(identity), "Keys", "Queries"), "kwargs": {}}, probe="heatmap")]
+                 {"args": (TensorArg(identity), "Keys", "Queries"), "kwargs": {}}, probe="heatmap"),
+            Case("a NumPy array of shape (2, 3, 3, 4) with titles: labels on the outer plots, one colour bar",
+                 grid_judge, {"args": (grid, "Keys", "Queries"), "kwargs": {"titles": titles}}, probe="heatmap"),
+            Case("the code of show_heatmaps, read from the notebook", not_shown_in_source,
+                 {"name": "show_heatmaps"}, probe="source")]
 
 
 PARTS = {
-    "attention_weights": [Part("returns float weights of shape (n_queries, n_keys); rows sum to 1", 1,
-                               _weights_visible)],
-    "weighted_values": [Part("returns a float tensor of shape (n_queries, n_keys, d_v)", 1, _weighted_visible)],
-    "sum_weighted_values": [Part("returns a float tensor of shape (n_queries, d_v)", 1, _sum_visible)],
-    "self_attention": [Part("returns a float tensor of shape (n, d_v)", 1, _attention_visible)],
-    "show_heatmaps": [Part("returns a Figure, not shown, with one image per matrix", 1, _heatmap_visible)],
+    "attention_weights": [Part("float weights of shape (..., n_queries, n_keys); rows sum to 1, also on a batch and "
+                               "on large scores", 1, _weights_visible, requires={"shape", "edge", "batch", "large"})],
+    "weighted_values": [Part("a float tensor of shape (..., n_queries, n_keys, d_v)", 1, _weighted_visible,
+                             requires={"shape", "edge", "batch"})],
+    "sum_weighted_values": [Part("a float tensor of shape (..., n_queries, d_v)", 1, _sum_visible,
+                                 requires={"shape", "edge", "batch"})],
+    "self_attention": [Part("a float tensor of shape (..., n, d_v); finite on large scores", 1, _attention_visible,
+                            requires={"shape", "edge", "batch", "large"})],
+    "show_heatmaps": [Part("returns a Figure it does not show: one image per matrix, labels on the outer plots, "
+                           "titles per column, one colour bar; tensors and NumPy arrays", 1, _heatmap_visible,
+                           requires={"shape", "layout", "numpy", "policy"})],
 }

@@ -1,21 +1,50 @@
-"""``collect``: students' notebooks into nbgrader's ``submitted/`` folder, with a report of what was left out."""
-import pathlib
-import zipfile
+"""``collect``: students' notebooks from an LMS download or a folder into nbgrader's ``submitted/`` folder.
 
+Every file is recognised on its own (see :mod:`grader.collect.formats`), its LMS identity matched to the
+course's roster, and the latest version of each student's notebook kept; nothing is copied in a dry run.
+"""
 from ..course import released_exercises
-from .folder import collect_folder
-from .lms_zip import collect_zip
+from . import roster
+from .choose import latest
+from .entries import entries
+from .formats import Found, Ignored, recognise
+from .report import CollectReport, Imported, Skipped
+from .store import older_than_collected, store
 
 
-def collect(source, course=".", assignment="self_attention"):
-    """Collect from a folder of ``<student>/<notebook>.ipynb`` or from an LMS zip (see ``lms_zip``).
+def collect(source, course=".", assignment="self_attention", roster_csv=None, dry_run=False, timezone="UTC"):
+    """Collect from a zip or a folder; return a :class:`~grader.collect.report.CollectReport`.
 
-    Only the released notebooks are collected; every other file is reported with the reason.
-    Returns a :class:`~grader.collect.report.CollectReport`.
+    ``roster_csv``: a CSV of the students (default: the gradebook's). ``timezone``: the LMS's time zone,
+    for the formats whose times are local (Blackboard, Brightspace). Only the released notebooks are
+    collected; every other file is reported with the reason.
     """
     released = set(released_exercises(course, assignment))
-    if zipfile.is_zipfile(source):
-        return collect_zip(source, course, assignment, released)
-    if pathlib.Path(source).is_dir():
-        return collect_folder(source, course, assignment, released)
-    raise ValueError(f"{source} is neither a folder nor a zip file")
+    files, refused = entries(source)
+    report = CollectReport(dry_run=dry_run, skipped=[Skipped(name, reason) for name, reason in refused])
+    students = roster.load(course, roster_csv)
+    matched = []
+    for result in recognise(files, assignment, timezone):
+        if isinstance(result, Ignored):
+            report.skipped.append(Skipped(result.source, result.reason))
+        elif not isinstance(result, Found):
+            report.unmatched.append(Skipped(*result))
+        elif result.notebook not in released:
+            report.skipped.append(Skipped(result.source, f"unknown notebook {result.notebook} (the assignment "
+                                                         f"has {', '.join(sorted(released))})"))
+        else:
+            student, why = roster.match(result.identity, students)
+            if student:
+                result.matched = f"{result.identity.lms} {result.identity.shown}, {why}"
+                matched.append((student, result))
+            else:
+                (report.ambiguous if why.startswith("ambiguous") else report.unmatched).append(
+                    Skipped(result.source, why))
+    kept, superseded, ambiguous = latest(matched)
+    kept, stale = older_than_collected(course, assignment, kept)
+    report.skipped += [Skipped(f.source, why) for f, why in superseded + stale]
+    report.ambiguous += [Skipped(f.source, why) for f, why in ambiguous]
+    report.imported = [Imported(student, f.notebook, f.source, f.matched) for student, f in kept]
+    if not dry_run and kept:
+        report.log = str(store(course, assignment, kept))
+    return report

@@ -10,7 +10,7 @@ from ..records import GRADED
 from ..checks.framework import grade_locally, total_score
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
-from ..selfcheck.notebook import run_code_cells
+from ..selfcheck.notebook import run_code_cells, sources_before
 from .cells import answer_cells, exercise_cells
 
 
@@ -22,9 +22,12 @@ def max_score(name):
     return float(sum(part.points for part in _parts(name)))
 
 
-def grade(name, obj):
-    """An exercise's expected entry: its score over the visible and hidden parts, and what they diagnosed."""
-    results = grade_locally(_parts(name), obj)
+def grade(name, obj, sources):
+    """An exercise's expected entry: its score over the visible and hidden parts, and what they diagnosed.
+
+    ``sources`` are the notebook's code cells, which the rules about how code is written are read from.
+    """
+    results = grade_locally(_parts(name), obj, sources)
     found = sorted({r.failure.misconception for r in results if r.failure and r.failure.misconception})
     return {"score": total_score(results), "max_score": max_score(name), "status": GRADED,
             "misconceptions": found}
@@ -75,6 +78,7 @@ def graded(nb, directory, declared):
         if key not in _GRADES:
             if namespace is None:
                 namespace, _ = run_code_cells(nb, directory)
-            _GRADES[key] = grade(name, namespace[name]) if name in namespace else zero(name, "undefined")
+            _GRADES[key] = grade(name, namespace[name], sources_before(nb, name)) if name in namespace \
+                else zero(name, "undefined")
         exercises[name] = copy.deepcopy(_GRADES[key])
     return {"status": GRADED, "exercises": exercises, "tampered": []}

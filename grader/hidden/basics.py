@@ -9,7 +9,7 @@ from ..checks.plain import TensorArg
 from .. import reference
 
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 NOTEBOOK = "01_attention_basics.ipynb"
 ref = reference.of(NOTEBOOK)
@@ -66,7 +66,8 @@ def _softmax_random(shapes, seed):
     cases = []
     for i, shape in enumerate(shapes):
         scores = random_array(np.random.default_rng(seed + i), *shape, scale=3.0)
-        cases.append(_softmax_case(scores, _expected(ref.softmax_scores, scores), f"random scores {shape}"))
+        case = _softmax_case(scores, _expected(ref.softmax_scores, scores), f"random scores {shape}")
+        cases.append(batched(case, scores.shape, 2))
     return cases
 
 
@@ -109,7 +110,8 @@ def _context_known():
     what = "context_vector on the scores [13, 9, 9] and the three encoder states"
     judge = expect("Tensor", known.CONTEXT_VECTOR, what, atol=known.SOURCE_ATOL,
                    diagnoses=[("context_scaled_columns", known.CONTEXT_SCALED_COLUMNS)])
-    return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, what), _call(scores, states))]
+    return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, what),
+                 _call(scores, states))]
 
 
 def _context_random(shapes, seed):
@@ -117,7 +119,8 @@ def _context_random(shapes, seed):
     for i, (batch, n, d) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
         scores, states = random_array(rng, *batch, n, scale=2.0), random_array(rng, *batch, n, d)
-        cases.append(_context_case(scores, states, f"random scores {scores.shape}, hidden states {states.shape}"))
+        case = _context_case(scores, states, f"random scores {scores.shape}, hidden states {states.shape}")
+        cases.append(batched(case, states.shape, 2))
     return cases
 
 
@@ -145,9 +148,10 @@ def _keys_case(vs, ws, label, atol=1e-6, dtype="floating"):
 
 def _keys_known():
     vs, ws = list(fixture.X.astype(np.int64)), list(fixture.W_KEY.T.astype(np.int64))
-    what = "compute_keys on the source's vectors"
+    what = "compute_keys on the notebook's vectors"
     judge = _integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
-    return [Case("the source's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3", inputs_unchanged(judge, what),
+    return [Case("the notebook's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3",
+                 inputs_unchanged(judge, what),
                  {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]), "kwargs": {}})]
 
 
@@ -208,8 +212,8 @@ def _qkv_random(shapes, seed):
         rng = np.random.default_rng(seed + i)
         x = random_array(rng, *batch, n, d_in)
         weights = (random_array(rng, d_in, d_k), random_array(rng, d_in, d_k), random_array(rng, d_in, d_v))
-        cases.append(_qkv_case(x, weights, f"random x {x.shape}, w_query and w_key ({d_in}, {d_k}), "
-                                           f"w_value ({d_in}, {d_v})"))
+        label = f"random x {x.shape}, w_query and w_key ({d_in}, {d_k}), w_value ({d_in}, {d_v})"
+        cases.append(batched(_qkv_case(x, weights, label), x.shape, 2))
     return cases
 
 
@@ -240,7 +244,8 @@ def _query_random(shapes, seed):
     for i, (batch, n, d) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
         query, keys = random_array(rng, *batch, d), random_array(rng, *batch, n, d)
-        cases.append(_query_case(query, keys, f"a random query {query.shape} and keys {keys.shape}"))
+        case = _query_case(query, keys, f"a random query {query.shape} and keys {keys.shape}")
+        cases.append(batched(case, keys.shape, 2))
     return cases
 
 
@@ -261,7 +266,7 @@ def _scores_random():
         wrong = [("scores_no_transpose", lambda got, q=q, k=k: _no_transpose_matches(got, q, k))]
         judge = expect("Tensor", expected, f"attention_scores on queries {q.shape} and keys {k.shape}",
                        diagnoses=wrong)
-        cases.append(Case(f"random queries {q.shape} and keys {k.shape}", judge, _call(q, k)))
+        cases.append(batched(Case(f"random queries {q.shape} and keys {k.shape}", judge, _call(q, k)), q.shape, 2))
     return cases
 
 
@@ -271,40 +276,48 @@ def _no_transpose_matches(got, q, k):
 
 PARTS = {
     "softmax_scores": [
-        Part("the source's weights", 1, _softmax_known, hidden=True),
+        Part("the notebook's weights", 1, _softmax_known, hidden=True, requires={"shape"}),
         Part("random score vectors and matrices", 1,
-             lambda: _softmax_random([(5,), (7,), (4, 6), (3, 3), (6, 2)], 10), hidden=True, gate=True),
+             lambda: _softmax_random([(5,), (7,), (4, 6), (3, 3), (6, 2)], 10), hidden=True, gate=True,
+             requires={"shape"}),
         Part("batches of score matrices", 1,
-             lambda: _softmax_random([(5, 4), (2, 3, 5), (4, 3, 3), (2, 2, 3, 4)], 20), hidden=True),
-        Part("large scores do not overflow", 1, _softmax_large, hidden=True),
+             lambda: _softmax_random([(5, 4), (2, 3, 5), (4, 3, 3), (2, 2, 3, 4)], 20), hidden=True,
+             requires={"batch"}),
+        Part("large scores do not overflow", 1, _softmax_large, hidden=True, requires={"batch", "large"}),
     ],
     "context_vector": [
-        Part("the source's context vector", 1, _context_known, hidden=True),
+        Part("the notebook's context vector", 1, _context_known, hidden=True),
         Part("random scores and hidden states", 1,
-             lambda: _context_random([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50), hidden=True, gate=True),
+             lambda: _context_random([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50), hidden=True, gate=True,
+             requires={"shape"}),
         Part("batches of sequences", 1,
-             lambda: _context_random([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60), hidden=True),
+             lambda: _context_random([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60), hidden=True,
+             requires={"batch"}),
     ],
     "compute_keys": [
-        Part("the source's keys", 1, _keys_known, hidden=True),
-        Part("random float vectors", 1, lambda: _keys_random(False), hidden=True, gate=True),
-        Part("integer vectors give an integer result", 1, lambda: _keys_random(True), hidden=True),
+        Part("the notebook's keys", 1, _keys_known, hidden=True, requires={"dtype"}),
+        Part("random float vectors", 1, lambda: _keys_random(False), hidden=True, gate=True,
+             requires={"dtype", "shape"}),
+        Part("integer vectors give an integer result", 1, lambda: _keys_random(True), hidden=True,
+             requires={"dtype", "shape"}),
     ],
     "project_qkv": [
         Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True),
         Part("random inputs and weights", 1,
              lambda: _qkv_random([((), 4, 5, 3, 2), ((), 6, 3, 4, 5), ((), 2, 4, 4, 4)], 70),
-             hidden=True, gate=True),
+             hidden=True, gate=True, requires={"shape"}),
         Part("batches of sequences", 1,
-             lambda: _qkv_random([((2,), 4, 5, 3, 2), ((2, 3), 3, 4, 6, 3)], 80), hidden=True),
+             lambda: _qkv_random([((2,), 4, 5, 3, 2), ((2, 3), 3, 4, 6, 3)], 80), hidden=True, requires={"batch"}),
     ],
     "query_scores": [
         Part("the fixture's scores, one query at a time", 1, _query_known, hidden=True),
         Part("random queries and keys", 1,
-             lambda: _query_random([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90), hidden=True, gate=True),
+             lambda: _query_random([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90), hidden=True, gate=True,
+             requires={"shape"}),
         Part("batches of queries and keys", 1,
-             lambda: _query_random([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100), hidden=True),
+             lambda: _query_random([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100), hidden=True, requires={"batch"}),
     ],
     "attention_scores": [Part("the fixture's scores", 1, _scores_known, hidden=True),
-                         Part("random shapes and batches", 1, _scores_random, hidden=True, gate=True)],
+                         Part("random shapes and batches", 1, _scores_random, hidden=True, gate=True,
+                              requires={"batch", "shape"})],
 }

@@ -11,7 +11,7 @@ from ..checks.plain import TensorArg
 from .. import reference
 
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 NOTEBOOK = "04_causal_self_attention.ipynb"
 ref = reference.of(NOTEBOOK)
@@ -146,7 +146,7 @@ def _mask_cases(shapes, seed0):
         zero_filled = np.where(np.isneginf(expected), 0.0, expected)
         judge = expect("Tensor", expected, f"causal_mask on scores of shape {shape}",
                        diagnoses=[("masking_wrong", zero_filled)])
-        found.append(Case(f"random scores of shape {shape}", judge, _call(scores)))
+        found.append(batched(Case(f"random scores of shape {shape}", judge, _call(scores)), scores.shape, 2))
     return found
 
 
@@ -199,7 +199,8 @@ def _sdpa_shapes(shapes, seed0):
     found = []
     for seed, (batch, L, S, d, dv, causal) in enumerate(shapes):
         q, k, v = _qkv(seed0 + seed, batch, L, S, d, dv)
-        found.append(_sdpa_case(q, k, v, causal, f"random q {q.shape}, k {k.shape}, v {v.shape}, causal={causal}"))
+        case = _sdpa_case(q, k, v, causal, f"random q {q.shape}, k {k.shape}, v {v.shape}, causal={causal}")
+        found.append(batched(case, q.shape, 2))
     return found
 
 
@@ -306,34 +307,39 @@ def _head_dropout():
 
 PARTS = {
     "causal_average_loop": [
-        Part("the source's running means", 1, _running_mean_known("causal_average_loop", ()), hidden=True),
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_loop", ()), hidden=True),
         Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop", ()),
-             hidden=True, gate=True)],
+             hidden=True, gate=True, requires={"edge", "shape"})],
     "causal_average_weights": [
         Part("row 3 of T = 8", 1, _weights_known, hidden=True),
-        Part("other lengths T", 1, _weights_random, hidden=True, gate=True)],
+        Part("other lengths T", 1, _weights_random, hidden=True, gate=True, requires={"edge"})],
     "causal_average_matmul": [
-        Part("the source's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",)),
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",)),
              hidden=True),
         Part("random batches, lengths and widths", 1,
-             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), hidden=True, gate=True)],
+             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), hidden=True, gate=True,
+             requires={"edge", "shape"})],
     "causal_mask": [
-        Part("random square and non-square scores", 1, _mask_random, hidden=True, gate=True),
-        Part("batches of scores", 1, _mask_batches, hidden=True),
-        Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor, hidden=True)],
+        Part("random square and non-square scores", 1, _mask_random, hidden=True, gate=True, requires={"shape"}),
+        Part("batches of scores", 1, _mask_batches, hidden=True, requires={"batch"}),
+        Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor, hidden=True,
+             requires={"inputs", "shape"})],
     "causal_average_softmax": [
-        Part("the source's running means", 1,
+        Part("the notebook's running means", 1,
              _running_mean_known("causal_average_softmax", ("softmax_dim0", "masking_wrong")), hidden=True),
         Part("random batches, lengths and widths", 1,
              _running_mean_random("causal_average_softmax", ("softmax_dim0", "masking_wrong")),
-             hidden=True, gate=True)],
+             hidden=True, gate=True, requires={"edge", "shape"})],
     "scaled_dot_product_attention": [
-        Part("the fixture, with and without the mask", 1, _sdpa_known, hidden=True),
-        Part("random single sequences, square and non-square", 1, _sdpa_random, hidden=True, gate=True),
-        Part("leading batch dimensions", 1, _sdpa_batches, hidden=True)],
+        Part("the fixture, with and without the mask", 1, _sdpa_known, hidden=True, requires={"argument"}),
+        Part("random single sequences, square and non-square", 1, _sdpa_random, hidden=True, gate=True,
+             requires={"argument", "shape"}),
+        Part("leading batch dimensions", 1, _sdpa_batches, hidden=True, requires={"argument", "batch"})],
     "Head": [
-        Part("the fixture's weights", 1, _head_fixture, hidden=True),
-        Part("random weights and inputs", 1, _head_random, hidden=True, gate=True),
-        Part("a later token never changes an earlier output", 1, _head_causality, hidden=True),
-        Part("dropout off in eval mode", 1, _head_dropout, hidden=True)],
+        Part("the fixture's weights", 1, _head_fixture, hidden=True, requires={"weights"}),
+        Part("random weights and inputs", 1, _head_random, hidden=True, gate=True,
+             requires={"edge", "shape", "weights"}),
+        Part("a later token never changes an earlier output", 1, _head_causality, hidden=True,
+             requires={"causal", "weights"}),
+        Part("dropout off in eval mode", 1, _head_dropout, hidden=True, requires={"mode", "weights"})],
 }

@@ -8,7 +8,7 @@ from ..checks.numpy_attention import arrays_in_tuple, call, not_mutated, same_ar
 from .. import reference
 
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 NOTEBOOK = "03_attention_in_numpy.ipynb"
 ref = reference.of(NOTEBOOK)
@@ -117,7 +117,8 @@ def _qkv_random():
         x = random_array(rng, *batch, n, d_in)
         wq, wk, wv = random_array(rng, d_in, d_k), random_array(rng, d_in, d_k), random_array(rng, d_in, d_v)
         what = f"qkv on x {x.shape} with weights {wq.shape}, {wk.shape}, {wv.shape}"
-        cases.append(Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), call(x, wq, wk, wv)))
+        case = Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), call(x, wq, wk, wv))
+        cases.append(batched(case, x.shape, 2))
     return cases
 
 
@@ -153,7 +154,7 @@ def _scores_random(shapes, start):
         for seed, (batch, n, m, d, d_k) in enumerate(shapes, start=start):
             rng = np.random.default_rng(seed)
             q, k = random_array(rng, *batch, n, d), random_array(rng, *batch, m, d)
-            out.append(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"))
+            out.append(batched(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"), q.shape, 2))
         return out
     return cases
 
@@ -194,40 +195,45 @@ def _attention_random(shapes, start):
             rng = np.random.default_rng(seed)
             q, k = random_array(rng, *batch, n, d, scale=1.5), random_array(rng, *batch, m, d, scale=1.5)
             v = random_array(rng, *batch, m, d_v)
-            out.append(_attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}"))
+            case = _attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}")
+            out.append(batched(case, q.shape, 2))
         return out
     return cases
 
 
 PARTS = {
     "softmax": [
-        Part("the fixture's softmax", 1, _softmax_known, hidden=True),
-        Part("large inputs: no overflow, and softmax(x + c) = softmax(x)", 1, _softmax_large, hidden=True),
-        Part("random vectors and matrices, over the last axis", 1, _softmax_random, hidden=True, gate=True),
-        Part("the axis argument, and batches of matrices", 1, _softmax_axis, hidden=True),
+        Part("the fixture's softmax", 1, _softmax_known, hidden=True, requires={"inputs"}),
+        Part("large inputs: no overflow, and softmax(x + c) = softmax(x)", 1, _softmax_large, hidden=True,
+             requires={"large"}),
+        Part("random vectors and matrices, over the last axis", 1, _softmax_random, hidden=True, gate=True,
+             requires={"shape"}),
+        Part("the axis argument, and batches of matrices", 1, _softmax_axis, hidden=True,
+             requires={"argument", "batch"}),
     ],
     "qkv": [
-        Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True),
-        Part("random shapes and batches", 1, _qkv_random, hidden=True, gate=True),
+        Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True, requires={"inputs"}),
+        Part("random shapes and batches", 1, _qkv_random, hidden=True, gate=True, requires={"batch", "shape"}),
     ],
     "scaled_scores": [
-        Part("the fixture: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, hidden=True),
+        Part("the fixture: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, hidden=True,
+             requires={"argument"}),
         Part("random matrices, default and given d_k", 1,
              _scores_random([((), 4, 4, 5, None), ((), 3, 6, 8, None), ((), 5, 4, 4, 2.0), ((), 2, 3, 16, 64)], 50),
-             hidden=True, gate=True),
+             hidden=True, gate=True, requires={"argument", "shape"}),
         Part("batches of matrices (transpose the last two axes)", 1,
              _scores_random([((2,), 3, 5, 4, None), ((2, 3), 4, 6, 8, None), ((3,), 4, 4, 4, 9.0)], 60),
-             hidden=True),
+             hidden=True, requires={"argument", "batch"}),
     ],
     "attention": [
         Part("the fixture: d_k=1 gives the exact output, the default the scaled output", 1, _attention_known,
-             hidden=True),
+             hidden=True, requires={"argument"}),
         Part("random matrices, default and given d_k", 1,
              _attention_random([((), 4, 4, 5, 3, None), ((), 3, 6, 8, 2, None), ((), 5, 2, 4, 7, 2.0),
                                 ((), 3, 3, 3, 3, None)], 70),
-             hidden=True, gate=True),
+             hidden=True, gate=True, requires={"argument", "shape"}),
         Part("batches of matrices", 1,
              _attention_random([((2,), 3, 5, 4, 6, None), ((2, 3), 4, 4, 8, 3, None), ((3,), 2, 6, 4, 4, 1.0)], 80),
-             hidden=True),
+             hidden=True, requires={"argument", "batch"}),
     ],
 }

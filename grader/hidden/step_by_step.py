@@ -6,12 +6,12 @@ from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import array_of, close, show
 from ..checks.plain import TensorArg
-from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, call, heatmap_axes, one_image_each,
-                                   rows_sum_to_one, swapped_axes_hint)
+from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, call, grid_of, heatmap_axes, layout_judge,
+                                   one_image_each, rows_sum_to_one, swapped_axes_hint)
 from .. import reference
 
 from . import known
-from .randomised import random_array
+from .randomised import batched, random_array
 
 NOTEBOOK = "02_self_attention_step_by_step.ipynb"
 ref = reference.of(NOTEBOOK)
@@ -65,7 +65,7 @@ def _weights_cases(shapes, seed):
             got = array_diagnosed(outcome, "Tensor", expected.shape, what, _softmax_diagnoses(scores))
             close(got, expected, what, diagnoses=_softmax_diagnoses(scores))
             rows_sum_to_one(got, what)
-        cases.append(Case(f"random scores {shape}", judge, call(scores)))
+        cases.append(batched(Case(f"random scores {shape}", judge, call(scores)), scores.shape, 2))
     return cases
 
 
@@ -102,7 +102,7 @@ def _weighted_judge(weights, values, what, query0=None, atol=1e-6):
 
 def _weighted_known():
     exact = _torch(ref.attention_weights, fixture.SCORES)
-    return [Case("the source's approximate weights and the fixture's values",
+    return [Case("the notebook's approximate weights and the fixture's values",
                  _weighted_judge(APPROXIMATE_WEIGHTS, fixture.VALUES, "weighted_values with the approximate weights",
                                  known.APPROXIMATE_WEIGHTED_VALUES_QUERY0, known.SOURCE_ATOL),
                  call(APPROXIMATE_WEIGHTS, fixture.VALUES)),
@@ -119,8 +119,9 @@ def _weighted_cases(shapes, seed):
         weights = _softmax(random_array(rng, *batch, n, m), -1).astype(np.float32)
         values = random_array(rng, *batch, m, d)
         what = f"weighted_values on weights {weights.shape} and values {values.shape}"
-        cases.append(Case(f"random weights {weights.shape} and values {values.shape}",
-                          _weighted_judge(weights, values, what), call(weights, values)))
+        case = Case(f"random weights {weights.shape} and values {values.shape}",
+                    _weighted_judge(weights, values, what), call(weights, values))
+        cases.append(batched(case, weights.shape, 2))
     return cases
 
 
@@ -173,7 +174,8 @@ def _sum_cases(shapes, seed):
     for offset, shape in enumerate(shapes):
         weighted = random_array(np.random.default_rng(seed + offset), *shape)
         what = f"sum_weighted_values on weighted values of shape {shape}"
-        cases.append(Case(f"random weighted values {shape}", _sum_judge(weighted, what), call(weighted)))
+        case = Case(f"random weighted values {shape}", _sum_judge(weighted, what), call(weighted))
+        cases.append(batched(case, weighted.shape, 3))
     return cases
 
 
@@ -208,7 +210,7 @@ def _attention_judge(args, what, known_output=None):
     def judge(outcome):
         got = array_diagnosed(outcome, "Tensor", expected.shape, what, diagnoses)
         if np.allclose(got, scaled, **PIPELINE_TOL) and not np.allclose(got, expected, **PIPELINE_TOL):
-            raise Mismatch(f"{what} looks scaled by 1/sqrt(d_k). This exercise follows the source step by step: "
+            raise Mismatch(f"{what} looks scaled by 1/sqrt(d_k). This exercise follows the notebook step by step: "
                            "softmax of the raw scores, no scaling (scaling comes in notebook 03).",
                            expected=show(expected), got=show(got))
         if known_output is not None:
@@ -229,8 +231,8 @@ def _attention_cases(shapes, seed):
         x = random_array(rng, *batch, n, d_in)
         weights = [random_array(rng, d_in, d, scale=0.5) for d in (d_k, d_k, d_v)]
         what = f"self_attention on x {x.shape}, w_query and w_key ({d_in}, {d_k}), w_value ({d_in}, {d_v})"
-        cases.append(Case(f"random x {x.shape} and weights", _attention_judge((x, *weights), what),
-                          call(x, *weights)))
+        case = Case(f"random x {x.shape} and weights", _attention_judge((x, *weights), what), call(x, *weights))
+        cases.append(batched(case, x.shape, 2))
     return cases
 
 
@@ -250,31 +252,13 @@ def _heatmap_case(label, matrices, judge, as_tensor=True, **kwargs):
     return Case(label, judge, {"args": args, "kwargs": kwargs}, probe="heatmap")
 
 
-def _grid(plots, rows, cols, what):
-    """The plots by (row, column), from their place in the subplot grid."""
-    grid = {}
-    for plot in plots:
-        position = plot["position"]
-        if position is None or tuple(position[:2]) != (rows, cols):
-            raise Mismatch(f"{what}: the plots should form a grid of {rows} row(s) and {cols} column(s) "
-                           "(plt.subplots(num_rows, num_cols, squeeze=False)).",
-                           expected=f"a {rows} x {cols} grid",
-                           got="a plot outside a grid" if position is None else
-                           f"a plot in a {position[0]} x {position[1]} grid")
-        grid[divmod(position[2], cols)] = plot
-    if len(grid) != rows * cols:
-        raise Mismatch(f"{what}: every place in the grid should hold one plot.",
-                       expected=f"{rows * cols} places filled", got=f"{len(grid)} places filled")
-    return grid
-
-
 def _images_judge(matrices, what):
     rows, cols = matrices.shape[:2]
 
     def judge(outcome):
         plots = heatmap_axes(outcome, what, not_shown=False)
         one_image_each(plots, rows * cols, what)
-        for (i, j), plot in sorted(_grid(plots, rows, cols, what).items()):
+        for (i, j), plot in sorted(grid_of(plots, rows, cols, what).items()):
             image = np.asarray(plot["images"][0])
             if image.shape != matrices.shape[2:]:
                 raise Mismatch(f"{what}: the image in row {i}, column {j} has the wrong shape (queries down, "
@@ -283,33 +267,10 @@ def _images_judge(matrices, what):
     return judge
 
 
-def _layout_judge(matrices, titles, what):
-    rows, cols = matrices.shape[:2]
-
-    def judge(outcome):
-        plots = heatmap_axes(outcome, what, not_shown=False)
-        grid = _grid(plots, rows, cols, what)
-        for (i, j), plot in sorted(grid.items()):
-            want = {"xlabel": "Keys" if i == rows - 1 else "", "ylabel": "Queries" if j == 0 else "",
-                    "title": titles[j] if titles else ""}
-            for field, expected in want.items():
-                if plot[field] != expected:
-                    rule = {"xlabel": "the x label goes on the bottom row only",
-                            "ylabel": "the y label goes on the first column only",
-                            "title": "titles[j] goes on every plot of column j (no title when titles is None)"}
-                    raise Mismatch(f"{what}: wrong {field} in row {i}, column {j}; {rule[field]}.",
-                                   expected=repr(expected), got=repr(plot[field]))
-        bars = sum(ax["colorbar"] for ax in outcome["axes"])
-        if bars != 1:
-            raise Mismatch(f"{what}: the grid should share exactly one colour bar "
-                           "(fig.colorbar(image, ax=axes)).", expected="1 colour bar", got=f"{bars} colour bar(s)")
-    return judge
-
-
 def _heatmap_known():
     identity = np.eye(10, dtype=np.float32).reshape(1, 1, 10, 10)
     what = "show_heatmaps(torch.eye(10).reshape(1, 1, 10, 10), 'Keys', 'Queries')"
-    images, layout = _images_judge(identity, what), _layout_judge(identity, None, what)
+    images, layout = _images_judge(identity, what), layout_judge(identity, None, what)
 
     def judge(outcome):
         images(outcome)
@@ -344,27 +305,32 @@ def _heatmap_layout():
         what = f"show_heatmaps on a grid of shape {shape[:2]} with titles={titles!r}"
         kwargs = {} if titles is None else {"titles": titles}
         cases.append(_heatmap_case(f"a {shape[0]} x {shape[1]} grid, titles={titles!r}", matrices,
-                                   _layout_judge(matrices, titles, what), **kwargs))
+                                   layout_judge(matrices, titles, what), **kwargs))
     return cases
 
 
 PARTS = {
     "attention_weights": [Part("the fixture's softmax", 1, _weights_known, hidden=True),
-                          Part("random score matrices", 1, _weights_random, hidden=True, gate=True),
-                          Part("batches of scores", 1, _weights_batches, hidden=True)],
-    "weighted_values": [Part("the source's weighted values", 1, _weighted_known, hidden=True),
-                        Part("random weights and values", 1, _weighted_random, hidden=True, gate=True),
-                        Part("batches", 1, _weighted_batches, hidden=True)],
-    "sum_weighted_values": [Part("the source's outputs", 1, _sum_known, hidden=True),
-                            Part("random weighted values", 1, _sum_random, hidden=True, gate=True),
-                            Part("batches", 1, _sum_batches, hidden=True)],
+                          Part("random score matrices", 1, _weights_random, hidden=True, gate=True,
+                               requires={"edge", "shape"}),
+                          Part("batches of scores", 1, _weights_batches, hidden=True, requires={"batch"})],
+    "weighted_values": [Part("the notebook's weighted values", 1, _weighted_known, hidden=True),
+                        Part("random weights and values", 1, _weighted_random, hidden=True, gate=True,
+                             requires={"edge", "shape"}),
+                        Part("batches", 1, _weighted_batches, hidden=True, requires={"batch"})],
+    "sum_weighted_values": [Part("the notebook's outputs", 1, _sum_known, hidden=True),
+                            Part("random weighted values", 1, _sum_random, hidden=True, gate=True,
+                                 requires={"edge", "shape"}),
+                            Part("batches", 1, _sum_batches, hidden=True, requires={"batch"})],
     "self_attention": [Part("the fixture's output", 1, _attention_known, hidden=True),
-                       Part("random inputs and weights", 1, _attention_random, hidden=True, gate=True),
-                       Part("batches of sequences", 1, _attention_batches, hidden=True)],
-    "show_heatmaps": [Part("the identity heatmap", 1, _heatmap_known, hidden=True),
+                       Part("random inputs and weights", 1, _attention_random, hidden=True, gate=True,
+                            requires={"edge", "shape"}),
+                       Part("batches of sequences", 1, _attention_batches, hidden=True, requires={"batch"})],
+    "show_heatmaps": [Part("the identity heatmap", 1, _heatmap_known, hidden=True, requires={"layout"}),
                       Part("random grids: one image per matrix, in its place", 1, _heatmap_random, hidden=True,
-                           gate=True),
-                      Part("a NumPy array works as well as a tensor", 1, _heatmap_numpy, hidden=True),
+                           gate=True, requires={"shape"}),
+                      Part("a NumPy array works as well as a tensor", 1, _heatmap_numpy, hidden=True,
+                           requires={"numpy", "shape"}),
                       Part("labels on the outer plots, titles per column, one shared colour bar", 1, _heatmap_layout,
-                           hidden=True)],
+                           hidden=True, requires={"layout", "shape"})],
 }

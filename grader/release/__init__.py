@@ -1,15 +1,15 @@
 """``release``: nbgrader's student version of the notebooks, and the zip that students download."""
-from .. import course as course_folders
 from .bundle import write_bundle
+from .swap import generate_atomically
 
 
 def release(course=".", assignment="self_attention"):
-    """Run ``nbgrader generate_assignment --force``, then write the student bundle.
+    """Run ``nbgrader generate_assignment`` (into a temporary folder, swapped in only on success), then
+    write the student bundle.
 
     The bundle is ``<course>/downloads/<assignment>-student.zip``: the released notebooks under
-    ``exercises/<assignment>/``, the student-safe packages ``grader.checks`` and
-    ``grader.selfcheck``, a requirements.txt, a conftest.py loading the self-check plugin and a
-    README. Returns the bundle's path.
+    ``exercises/<assignment>/``, the student package (``grader.checks`` and ``grader.selfcheck`` as a
+    wheel with a pytest plugin, also written to ``downloads/``) and a README. Returns the bundle's path.
     """
-    course_folders.run_nbgrader(course, "generate_assignment", assignment, "--force")
+    generate_atomically(course, assignment)
     return write_bundle(course, assignment)

@@ -1,36 +1,34 @@
-"""The small files of the student bundle: what to install, how to self-check, how to work."""
+"""The small files of the student bundle: what the student package needs, how to install it and work."""
 
-# The kit's tested versions (requirements.txt), limited to what a student runs.
-REQUIREMENTS = """\
-# torch 2.13.0: the CPU build is enough (pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu)
+# The kit's tested versions (requirements.txt) of what the notebooks and the self-check import.
+# torch 2.13.0: the CPU build is enough.
+PINS = """\
 torch==2.13.0
 numpy==2.4.6
 matplotlib==3.11.2
 nbformat==5.11.1
 pytest==9.2.0
-notebook==7.6.5
-ipykernel==7.4.0
 """
 
-CONFTEST = '''"""Loads the self-check plugin, so that ``pytest <notebook>.ipynb`` checks a notebook."""
-pytest_plugins = ["grader.selfcheck.plugin"]
-'''
 
-# Makes this folder pytest's rootdir, so that conftest.py is found from any notebook path.
-PYPROJECT = """\
-[tool.pytest.ini_options]
-testpaths = ["exercises"]
-addopts = "-p no:cacheprovider"
-"""
+# For a laptop without Jupyter: the extra ``[jupyter]``.
+JUPYTER_PINS = ["notebook==7.6.5", "ipykernel==7.4.0"]
+
+
+def pins():
+    return PINS.split()
 
 README = """\
 # Self-attention exercises: {assignment}
 
 ## Set up (once)
 
-    python -m venv .venv
-    . .venv/bin/activate            # Windows: .venv\\Scripts\\activate
-    pip install -r requirements.txt
+One command installs the checks, the self-check and what the notebooks need (in a virtual
+environment, a JupyterHub image or Colab alike):
+
+    pip install {wheel}
+
+On a laptop without Jupyter, add it with the same command: `pip install "{wheel}[jupyter]"`.
 
 ## Work
 
@@ -42,10 +40,9 @@ cells; they are restored from the instructor's copy before grading.
 
 ## Self-check
 
-From this folder, check one notebook, or all of them:
+From any folder, check a notebook (no other file is needed beside it):
 
-    pytest exercises/{assignment}/<notebook>.ipynb
-    pytest
+    pytest <notebook>.ipynb
 
 Each exercise passes or fails with the visible checks' points. Grading adds hidden checks
 (other inputs, the same properties), so an answer that computes the result, rather than

@@ -15,6 +15,18 @@ def exercise_cells(nb):
             for cell in nb.cells if kit_exercise(cell)]
 
 
+def sources_before(nb, name):
+    """The code cells that run before the test cell of exercise ``name``, as the grader reads them."""
+    sources = []
+    for cell in nb.cells:
+        if is_test_cell(cell):
+            if kit_exercise(cell) == name:
+                break
+        elif cell.cell_type == "code":
+            sources.append(cell.source)
+    return sources
+
+
 def run_code_cells(nb, directory):
     """Execute every code cell but the test cells; return the namespace and the cells that raised."""
     os.environ.setdefault("MPLBACKEND", "Agg")

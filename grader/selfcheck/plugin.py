@@ -4,7 +4,7 @@ import pytest
 from ..checks.framework import grade_locally, total_score
 from ..checks.grade import format_results
 from ..checks.registry import visible_parts
-from .notebook import read, run_code_cells, exercise_cells
+from .notebook import exercise_cells, read, run_code_cells, sources_before
 
 
 def pytest_collect_file(file_path, parent):
@@ -23,7 +23,8 @@ class NotebookFile(pytest.File):
             return
         namespace, errors = run_code_cells(nb, self.path.parent)
         for name, points in exercises:
-            yield ExerciseItem.from_parent(self, name=name, namespace=namespace, points=points)
+            yield ExerciseItem.from_parent(self, name=name, namespace=namespace, points=points,
+                                           sources=sources_before(nb, name))
 
 
 class ExerciseFailed(Exception):
@@ -33,9 +34,9 @@ class ExerciseFailed(Exception):
 class ExerciseItem(pytest.Item):
     """One exercise: its visible checks, with the points they are worth."""
 
-    def __init__(self, *, namespace, points, **kwargs):
+    def __init__(self, *, namespace, points, sources, **kwargs):
         super().__init__(**kwargs)
-        self.namespace, self.points = namespace, points
+        self.namespace, self.points, self.sources = namespace, points, sources
 
     def runtest(self):
         parts = visible_parts(self.name)
@@ -45,7 +46,7 @@ class ExerciseItem(pytest.Item):
         if self.name not in self.namespace:
             self.user_properties.append(("earned", 0.0))
             raise ExerciseFailed(f"{self.name} is not defined: run its cell, and keep its name as given.")
-        results = grade_locally(parts, self.namespace[self.name])
+        results = grade_locally(parts, self.namespace[self.name], self.sources)
         earned = total_score(results)
         self.user_properties.append(("earned", earned))
         if earned < visible:

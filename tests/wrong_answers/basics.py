@@ -47,6 +47,11 @@ def context_one_sequence_only(scores, hidden_states):
     return F.softmax(scores, dim=-1) @ hidden_states  # right for one sequence, wrong shape for a batch
 
 
+def context_unstable(scores, hidden_states):
+    weights = softmax_unstable(scores)
+    return (weights.unsqueeze(-2) @ hidden_states).squeeze(-2)
+
+
 def context_hard_coded(scores, hidden_states):
     return torch.tensor([0.3321, -0.2374, 1.3781])
 
@@ -131,6 +136,7 @@ WRONG = [
     ("context_vector", None, context_no_softmax),
     ("context_vector", None, context_one_sequence_only),
     ("context_vector", None, context_hard_coded),
+    ("context_vector", "softmax_unstable", context_unstable),
     ("compute_keys", None, keys_as_float),
     ("compute_keys", None, keys_weights_as_rows),
     ("compute_keys", None, keys_hard_coded),

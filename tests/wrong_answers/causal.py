@@ -150,9 +150,21 @@ def sdpa_hard_coded(q, k, v, causal=True):
     return _FIXTURE_CAUSAL.clone()
 
 
+def sdpa_unstable(q, k, v, causal=True):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if causal:
+        scores = scores.masked_fill(~_tril(*scores.shape[-2:]), float("-inf"))
+    return _unstable_softmax(scores) @ v
+
+
 # ---- Head ----
 
-def _head(scale="head", fill=float("-inf"), mask=True, dim=-1, always_dropout=False):
+def _unstable_softmax(scores, dim=-1):
+    e = scores.exp()
+    return e / e.sum(dim, keepdim=True)
+
+
+def _head(scale="head", fill=float("-inf"), mask=True, dim=-1, always_dropout=False, unstable=False):
     class WrongHead(nn.Module):
         def __init__(self, embed_dim, head_size, dropout=0.0):
             super().__init__()
@@ -168,11 +180,12 @@ def _head(scale="head", fill=float("-inf"), mask=True, dim=-1, always_dropout=Fa
             scores = q @ k.transpose(-2, -1) * factor
             if mask:
                 scores = scores.masked_fill(~_tril(*scores.shape[-2:]), fill)
-            weights = F.softmax(scores, dim=dim)
+            weights = (_unstable_softmax if unstable else F.softmax)(scores, dim=dim)
             weights = F.dropout(weights, self.p, training=always_dropout or self.training)
             return weights @ v
     WrongHead.__name__ = WrongHead.__qualname__ = (
-        f"Head_scale_{scale}_fill_{fill}_mask_{mask}_dim_{dim}_dropout_{'always' if always_dropout else 'train'}")
+        f"Head_scale_{scale}_fill_{fill}_mask_{mask}_dim_{dim}_dropout_{'always' if always_dropout else 'train'}"
+        f"{'_unstable' if unstable else ''}")
     return WrongHead
 
 
@@ -225,4 +238,6 @@ WRONG = [
     ("Head", "softmax_dim0", _head(dim=1)),
     ("Head", None, _head(always_dropout=True)),  # loses only the dropout point
     ("Head", None, HeadWithBias),
+    ("Head", "softmax_unstable", _head(unstable=True)),
+    ("scaled_dot_product_attention", "softmax_unstable", sdpa_unstable),
 ]

@@ -12,6 +12,7 @@ class _Attention(nn.Module):
     ignore_padding = False
     always_dropout = False
     split_heads = True
+    unstable = False           # True: exp(scores) / sum, without subtracting the max
 
     def __init__(self, embed_dim, num_heads, dropout=0.0, causal=False):
         super().__init__()
@@ -34,7 +35,10 @@ class _Attention(nn.Module):
         if key_padding_mask is not None and not self.ignore_padding:
             kpm = ~key_padding_mask if self.padding_keeps else key_padding_mask
             masked |= kpm[:, None, None, :]
-        if self.mask_with == "after":
+        if self.unstable:
+            e = att.masked_fill(masked, float("-inf")).exp()
+            att = e / e.sum(-1, keepdim=True)
+        elif self.mask_with == "after":
             att = att.softmax(-1).masked_fill(masked, 0.0)
         else:
             att = att.masked_fill(masked, float("-inf") if self.mask_with == "-inf" else 0.0).softmax(-1)
@@ -102,7 +106,12 @@ class ReturnsTupleLikePyTorch(_Attention):
         return super().forward(x, key_padding_mask), None
 
 
+class UnstableSoftmax(_Attention):
+    unstable = True
+
+
 WRONG = [
+    ("MultiHeadAttention", "softmax_unstable", UnstableSoftmax),
     ("MultiHeadAttention", "scaling_wrong", DividesByHeadSize),
     ("MultiHeadAttention", "scaling_wrong", NotScaled),
     ("MultiHeadAttention", "scaling_wrong", ScaledByEmbedDim),

@@ -121,6 +121,29 @@ def attention_dot_T(Q, K, V, d_k=None):
     return _softmax(Q @ K.T / np.sqrt(d_k)) @ V
 
 
+def attention_unstable(Q, K, V, d_k=None):
+    """Scaled dot-product attention on a softmax that does not subtract the maximum."""
+    d_k = K.shape[-1] if d_k is None else d_k
+    return softmax_unstable(Q @ np.swapaxes(K, -2, -1) / np.sqrt(d_k)) @ V
+
+
+def _closure():
+    import torch
+    function = torch.softmax
+
+    def inner(x, axis=-1):
+        return function(torch.from_numpy(x), dim=axis).numpy()
+    return inner
+
+
+_torch_softmax = _closure()
+
+
+def softmax_torch_closure(x, axis=-1):
+    """Right numbers, through torch.softmax captured in a closure: the rule's point is lost all the same."""
+    return _torch_softmax(x, axis)
+
+
 def attention_hard_coded(Q, K, V, d_k=None):
     from grader.hidden import known
     return (known.OUTPUT if d_k == 1 else known.SCALED_OUTPUT).astype(np.float32)
@@ -130,6 +153,7 @@ WRONG = [
     ("softmax", "softmax_unstable", softmax_unstable),
     ("softmax", "softmax_dim0", softmax_over_columns),
     ("softmax", None, softmax_with_scipy),
+    ("softmax", None, softmax_torch_closure),
     ("softmax", None, softmax_hard_coded),
     ("softmax", None, softmax_ignores_axis),
     ("softmax", None, softmax_in_place),
@@ -145,5 +169,6 @@ WRONG = [
     ("attention", "sum_over_features", attention_sum_over_features),
     ("attention", "softmax_dim0", attention_softmax_over_columns),
     ("attention", None, attention_dot_T),
+    ("attention", "softmax_unstable", attention_unstable),
     ("attention", None, attention_hard_coded),
 ]

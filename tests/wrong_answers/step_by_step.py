@@ -26,6 +26,12 @@ def weights_no_dim(scores):
     return softmax(scores)
 
 
+def weights_unstable(scores):
+    """exp without subtracting the maximum: inf / inf = nan for scores in the hundreds."""
+    e = torch.exp(scores)
+    return e / e.sum(-1, keepdim=True)
+
+
 def weights_hard_coded(scores):
     return torch.tensor(_FIXTURE_SOFTMAX)
 
@@ -101,6 +107,13 @@ def attention_scaled(x, w_query, w_key, w_value):
     return torch.softmax(queries @ keys.transpose(-2, -1) / keys.shape[-1] ** 0.5, dim=-1) @ values
 
 
+def attention_unstable(x, w_query, w_key, w_value):
+    """Right steps, but a softmax that overflows once the unscaled scores reach the hundreds."""
+    queries, keys, values = x @ w_query, x @ w_key, x @ w_value
+    e = torch.exp(queries @ keys.transpose(-2, -1))
+    return e / e.sum(-1, keepdim=True) @ values
+
+
 def attention_hard_coded(x, w_query, w_key, w_value):
     return torch.tensor(_FIXTURE_OUTPUT)
 
@@ -124,7 +137,7 @@ def heatmaps_seed(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cma
 
 
 def _heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds', tensor_only=False,
-              every_label=False, bar_each=False, show=False, squeeze=False):
+              every_label=False, bar_each=False, squeeze=False):
     if not tensor_only:
         matrices = np.asarray(matrices)
     num_rows, num_cols = matrices.shape[:2]
@@ -145,8 +158,6 @@ def _heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='R
                 fig.colorbar(image, ax=ax)
     if not bar_each:
         fig.colorbar(image, ax=axes)
-    if show:
-        plt.show()
     return fig
 
 
@@ -164,7 +175,9 @@ def heatmaps_bar_each(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
 
 
 def heatmaps_shows(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'):
-    return _heatmaps(matrices, xlabel, ylabel, titles, figsize, cmap, show=True)
+    fig = _heatmaps(matrices, xlabel, ylabel, titles, figsize, cmap)
+    plt.show()
+    return fig
 
 
 def heatmaps_squeezed(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'):
@@ -185,6 +198,7 @@ WRONG = [
     ("attention_weights", "softmax_dim0", weights_dim0),
     ("attention_weights", "softmax_dim0", weights_dim1),
     ("attention_weights", "softmax_implicit_dim", weights_no_dim),
+    ("attention_weights", "softmax_unstable", weights_unstable),
     ("attention_weights", None, weights_hard_coded),
     ("weighted_values", None, weighted_transposed),
     ("weighted_values", None, weighted_seed004),
@@ -199,6 +213,7 @@ WRONG = [
     ("self_attention", "softmax_implicit_dim", attention_no_dim),
     ("self_attention", None, attention_dot_t),
     ("self_attention", None, attention_scaled),
+    ("self_attention", "softmax_unstable", attention_unstable),
     ("self_attention", None, attention_hard_coded),
     ("show_heatmaps", None, heatmaps_seed),
     ("show_heatmaps", None, heatmaps_tensor_only),

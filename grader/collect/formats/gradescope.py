@@ -1,0 +1,60 @@
+"""Gradescope "Export Submissions": ``submission_<id>/<files>`` beside ``submission_metadata.yml``.
+
+The metadata maps each ``submission_<id>`` to its ``:submitters:`` (``:name:``, ``:sid:``, ``:email:``)
+and its ``:created_at:`` time, written with its UTC offset (``2026-03-02 17:45:10.123456 -0800``).
+"""
+import datetime
+import re
+
+import yaml
+
+from ..found import Found, Identity, Ignored
+
+METADATA = "submission_metadata.yml"
+FOLDER = re.compile(r"^(?:.*/)?(?P<key>submission_\d+)/(?:.*/)?(?P<file>[^/]+)$")
+CREATED = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{2}:\d{2}:\d{2})(?:\.(?P<fraction>\d+))?"
+                     r"\s*(?P<sign>[+-])(?P<hours>\d{2}):?(?P<minutes>\d{2})$")
+
+
+def read_notes(entries, context):
+    """{folder: (submitter, created_at)} from every metadata file, keyed by the folder that holds it."""
+    notes = context.notes.setdefault("gradescope", {})
+    for entry in entries:
+        if entry.path.name == METADATA:
+            data = yaml.load(entry.read(), Loader=yaml.BaseLoader) or {}  # every value a string
+            top = entry.path.parent.as_posix()
+            for key, submission in data.items():
+                submitters = submission.get(":submitters") or [{}]
+                notes[(top, key.lstrip(":"))] = (submitters, parse_time(submission.get(":created_at", "")))
+
+
+def parse(entry, context):
+    path = entry.path.as_posix()
+    if entry.path.name == METADATA:
+        return Ignored(path, "Gradescope metadata (read for names and times)")
+    match = FOLDER.match(path)
+    if not match:
+        return None
+    top = path[:match.start("key")].rstrip("/") or "."
+    known = context.notes["gradescope"].get((top, match["key"]))
+    if known is None:
+        return None
+    submitters, created = known
+    if len(submitters) != 1:
+        return Ignored(path, f"Gradescope group submission ({len(submitters)} submitters): collect it by hand")
+    who = submitters[0]
+    identity = Identity("gradescope", who.get(":name") or who.get(":sid") or match["key"],
+                        user_id=who.get(":sid") or None, name=who.get(":name") or None,
+                        email=who.get(":email") or None)
+    return Found(path, identity, match["file"], entry.read, submitted_at=created)
+
+
+def parse_time(text):
+    """Gradescope's ``:created_at:`` as naive UTC (None when absent)."""
+    match = CREATED.match(text.strip())
+    if not match:
+        return None
+    fraction = (match["fraction"] or "0")[:6].ljust(6, "0")
+    local = datetime.datetime.fromisoformat(f"{match['date']}T{match['time']}.{fraction}")
+    offset = datetime.timedelta(hours=int(match["hours"]), minutes=int(match["minutes"]))
+    return local - offset if match["sign"] == "+" else local + offset

@@ -1,0 +1,87 @@
+"""The course's students (nbgrader's gradebook or a roster CSV), and which one an LMS identity names."""
+import csv
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from nbgrader.api import Gradebook
+
+from .. import course as courses
+from .formats import canvas
+
+SAFE_ID = re.compile(r"^[\w@+-][\w.@+-]*$")  # letters of any script, digits, _ . @ + -; no leading dot
+
+
+@dataclass(frozen=True)
+class Student:
+    id: str
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+    lms_user_id: str = ""
+
+
+def load(course, roster_csv=None):
+    """The roster CSV (nbgrader's ``db student import`` columns: id, first_name, last_name, email,
+    lms_user_id) when given, else the students of the course's gradebook."""
+    if roster_csv:
+        with open(roster_csv, newline="", encoding="utf-8-sig") as handle:
+            return [Student(**{k: (row.get(k) or "").strip() for k in Student.__dataclass_fields__})
+                    for row in csv.DictReader(handle) if (row.get("id") or "").strip()]
+    if not courses.gradebook_exists(course):
+        return []
+    with courses.venv_on_path(), Gradebook(courses.course_directory(course).db_url) as gradebook:
+        return [Student(s.id, s.first_name or "", s.last_name or "", s.email or "", s.lms_user_id or "")
+                for s in gradebook.students]
+
+
+def match(identity, students):
+    """(student id, how it matched) or (None, why not): who the identity names, by id first, then by name."""
+    if not students:
+        return _without_roster(identity)
+    strong = {s.id for s in students if _same_account(identity, s)}
+    if len(strong) == 1:
+        return _safe(strong.pop(), "by id")
+    if strong:
+        return None, f"ambiguous: {identity.shown} could be {', '.join(sorted(strong))}"
+    if identity.anonymous:
+        return None, (f"anonymous grading: {identity.shown} is on no roster row (put the LMS's anonymous id "
+                      "in the lms_user_id column)")
+    named = {s.id for s in students if identity.name and _same_name(identity, s)}
+    if len(named) == 1:
+        return _safe(named.pop(), "by name")
+    if named:
+        return None, f"ambiguous: {len(named)} students are called {identity.name} ({', '.join(sorted(named))})"
+    return None, f"{identity.shown} is not on the roster"
+
+
+def _without_roster(identity):
+    if len(identity.usernames) == 1:
+        return _safe(identity.usernames[0], "no roster: the username is the student id")
+    if identity.usernames:
+        return None, f"ambiguous: the username could be {', '.join(identity.usernames)}; give a roster"
+    return None, (f"no roster to match {identity.shown} against: add the students (nbgrader db student "
+                  "import) or pass --roster")
+
+
+def _same_account(identity, student):
+    keys = {student.id, student.lms_user_id} - {""}
+    return bool((identity.user_id and identity.user_id in keys) or keys & set(identity.usernames)
+                or (identity.email and student.email and identity.email.casefold() == student.email.casefold()))
+
+
+def _same_name(identity, student):
+    if identity.lms == "canvas":
+        return canvas.name_key(student.first_name, student.last_name) == identity.name
+    full = _normal(f"{student.first_name} {student.last_name}")
+    return bool(full) and full == _normal(identity.name)
+
+
+def _normal(name):
+    return " ".join(unicodedata.normalize("NFC", name or "").casefold().split())
+
+
+def _safe(student_id, how):
+    if SAFE_ID.match(student_id) and student_id not in (".", ".."):
+        return student_id, how
+    return None, f"unsafe student id {student_id!r}"
