@@ -3,7 +3,7 @@ import html
 
 import pytest
 
-from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.checks.misconceptions import MISCONCEPTIONS, TITLES
 from grader.report import write_report
 from grader.report.words import title
 from grader.grades import CellGrade, NotebookGrade
@@ -67,4 +67,4 @@ def test_misconceptions_are_named_in_the_catalogues_words_not_by_id(tmp_path):
     assert "softmax_dim0" not in text and "scores_no_transpose" not in text
     assert f"<td>{html.escape(title('softmax_dim0'))}</td><td class='number'>2</td>" in text
     assert html.escape(MISCONCEPTIONS["softmax_dim0"]) in text
-    assert title("softmax_dim0") == "Weights sum to 1 down each column instead of along each row"
+    assert title("softmax_dim0") == TITLES["softmax_dim0"]

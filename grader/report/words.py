@@ -1,19 +1,11 @@
-"""The catalogue's words for a misconception, for instructors: a short title and the full explanation."""
-from ..checks import misconceptions
+"""The catalogue's words for a misconception, for instructors: its short title and its full explanation."""
+from ..checks.misconceptions import MISCONCEPTIONS, TITLES
 
 
 def title(misconception):
-    """A short readable title: the catalogue's own, else the first sentence of its explanation."""
-    titles = getattr(misconceptions, "TITLES", {})
-    if misconception in titles:
-        return titles[misconception]
-    text = misconceptions.MISCONCEPTIONS.get(misconception)
-    if not text:
-        return misconception.replace("_", " ")
-    first = text.split(". ")[0].split(": ")[0].rstrip(".")
-    first = first.removeprefix("It looks like ").removeprefix("you ").removeprefix("Your ")
-    return first[0].upper() + first[1:]
+    """The catalogue's short title (an id the catalogue does not know is shown in words as it is)."""
+    return TITLES.get(misconception, misconception.replace("_", " "))
 
 
 def explanation(misconception):
-    return misconceptions.MISCONCEPTIONS.get(misconception, "")
+    return MISCONCEPTIONS.get(misconception, "")
