@@ -12,12 +12,11 @@ from ..export import export
 from ..feedback import feedback
 from ..release import release
 from ..report import report
-from ..records import read_all
 from nbgrader.api import Gradebook
 
 from ..course import venv_on_path, course_directory, run_nbgrader
 from ..grades import course_grades
-from ..records import GRADED
+from ..records import GRADED, read_all
 from .generate import make_class
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
