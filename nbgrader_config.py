@@ -1,9 +1,10 @@
 """nbgrader configuration for the self-attention kit (the course root is this folder)."""
-from nbconvert.preprocessors import ClearMetadataPreprocessor
-from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds,
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades,
                                     IgnorePattern, LimitOutput, OverwriteKernelspec, SaveAutoGrades)
 
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
+from grader.feedback.preprocessor import KitFeedback
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
 
@@ -24,3 +25,7 @@ c.Autograde.autograde_preprocessors = [SandboxExecute, IgnorePattern, ClearMetad
 c.SandboxExecute.memory_bytes = 2 << 30
 c.SandboxExecute.unit_seconds = 10
 c.SandboxExecute.notebook_seconds = 60
+
+# Feedback (`nbgrader generate_feedback`, formgrader's button, `python -m grader feedback`): nbgrader's
+# page with the gradebook's scores, no hidden test (source or traceback), the kit's diagnosis under each test.
+c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreprocessor]

@@ -1,52 +1,67 @@
 """``python -m grader <verb>``: parse the arguments, call the verb of :mod:`grader.api`, print what it returns."""
 import argparse
 import sys
+import warnings
 
-from . import api
-from .sandbox.pool import SandboxUnavailable
+DESCRIPTION = """Grade the self-attention exercises of an nbgrader course.
 
-# verb: (help, its own arguments as (name, argparse options)); every verb also takes --course and --assignment.
+A round with a class, in order: release, collect, autograde, feedback, export, report.
+Every command works on the course in the current folder (or --course DIR) and on the
+assignment self_attention (or --assignment NAME). Scores live in nbgrader's gradebook, so
+formgrader and the stock nbgrader commands see the same grades."""
+
+EPILOG = "Run 'python -m grader <command> --help' for a command's options."
+# Modules whose warnings are not for instructors.
+LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
+
+# verb: (what it is for, its own arguments as (name, argparse options)); all but demo take --course and --assignment.
 VERBS = {
-    "release": ("generate the student notebooks and the student bundle zip", []),
-    "collect": ("collect submissions from an LMS download (Canvas, Moodle, Blackboard, Brightspace, Gradescope) "
-                "or a <student>/<notebook>.ipynb folder",
-                [("source", {"help": "a folder or a zip file"}),
+    "release": ("make the student notebooks from solutions/ and the zip to hand out to students", []),
+    "collect": ("take in the students' notebooks from an LMS download (Canvas, Moodle, Blackboard, Brightspace, "
+                "Gradescope) or a folder of <student>/<notebook>.ipynb",
+                [("source", {"help": "the zip file or the folder"}),
                  ("--roster", {"dest": "roster_csv", "help": "a roster CSV (id,first_name,last_name,email,"
                                                              "lms_user_id; default: the gradebook's students)"}),
                  ("--dry-run", {"action": "store_true", "help": "print what would be collected, copy nothing"}),
                  ("--timezone", {"default": "UTC", "help": "the LMS's time zone, for Blackboard's and "
                                                            "Brightspace's local times (default UTC)"})]),
-    "autograde": ("grade every submission in the sandbox, through nbgrader; print the grade table",
-                  [("--force", {"action": "store_true", "help": "regrade students already graded"}),
-                   ("--workers", {"type": int, "help": "sandbox workers (default: one per core)"})]),
-    "feedback": ("write an HTML feedback page per student and notebook", []),
-    "export": ("write the grades as CSV, one row per student and exercise, or an LMS's grade import",
+    "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
+                  "print the grade table",
+                  [("--force", {"action": "store_true", "help": "grade again students already graded"}),
+                   ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
+    "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
+    "export": ("write the grades as a CSV file (a row per student and graded cell, late penalties included), "
+               "or an LMS's grade import",
                [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv or _<format>.csv)"}),
                 ("--format", {"choices": ["csv", "canvas", "moodle", "blackboard", "brightspace"], "default": "csv"}),
                 ("--column", {"help": "the LMS's grade column: Canvas 'Title (assignment id)', Blackboard "
                                       "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"})]),
-    "report": ("write the class report: figures and an HTML page",
+    "report": ("write the class report: score histogram, pass rate per exercise, the most common mistakes",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
-    "demo": ("run a whole course round on the generated demo class and check its grades",
-             [("--out", {"default": "build/demo", "help": "where the demo course goes"})]),
+    "demo": ("try every step on a generated class of students and check the grades",
+             [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"})]),
 }
 
 
 def parser():
-    top = argparse.ArgumentParser(prog="python -m grader", description=__doc__)
-    verbs = top.add_subparsers(dest="verb", required=True)
+    top = argparse.ArgumentParser(prog="python -m grader", description=DESCRIPTION, epilog=EPILOG,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    verbs = top.add_subparsers(dest="verb", required=True, title="commands", metavar="<command>")
     for verb, (text, arguments) in VERBS.items():
-        sub = verbs.add_parser(verb, help=text, description=text)
+        sub = verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
         for name, options in arguments:
             sub.add_argument(name, **options)
         if verb != "demo":
             sub.add_argument("--course", default=".", help="the nbgrader course folder (default: here)")
-            sub.add_argument("--assignment", default="self_attention")
+            sub.add_argument("--assignment", default="self_attention", help="the assignment (default self_attention)")
     return top
 
 
 def main(argv=None):
     arguments = vars(parser().parse_args(argv))
+    warnings.filterwarnings("ignore", module=LIBRARIES)
+    from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
+    from .sandbox.pool import SandboxUnavailable
     try:
         result = getattr(api, arguments.pop("verb"))(**arguments)
     except SandboxUnavailable as error:

@@ -1,4 +1,4 @@
-"""An nbgrader course folder, as the instructor's verbs see it: its paths, notebooks, students, records."""
+"""An nbgrader course folder, as the instructor's verbs see it: its configuration, folders and notebooks."""
 import contextlib
 import functools
 import os
@@ -6,12 +6,10 @@ import pathlib
 import subprocess
 import sys
 
-from nbgrader.api import Gradebook
 from sqlalchemy.engine import make_url
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
-from .records import NOTEBOOK_STATUSES, ExerciseRecord, NotebookRecord, read_all
 from .selfcheck.notebook import read, exercise_cells
 
 
@@ -47,14 +45,6 @@ def released_exercises(course, assignment):
     return {path.name: exercise_cells(read(path)) for path in sorted(release.glob("*.ipynb"))}
 
 
-def gradebook_students(course):
-    """The students in the course's gradebook (none when there is no gradebook yet)."""
-    if not gradebook_exists(course):
-        return []
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
-        return [student.id for student in gradebook.students]
-
-
 def gradebook_exists(course):
     """False only for an SQLite gradebook whose file is not there yet (opening it would create it)."""
     url = make_url(course_directory(course).db_url)
@@ -74,29 +64,3 @@ def venv_on_path():
         yield
     finally:
         os.environ["PATH"] = saved
-
-
-def all_records(course, assignment):
-    """Every grading record, plus a 'missing' record for each student's notebook that has none.
-
-    The students are those of the gradebook and of the records; the notebooks those released
-    and those graded.
-    """
-    records = read_all(course, assignment)
-    exercises = released_exercises(course, assignment)
-    have = {(r.student, _stem(r.notebook)) for r in records}
-    students = sorted(set(gradebook_students(course)) | {r.student for r in records})
-    notebooks = {_stem(name): name for name in [r.notebook for r in records] + list(exercises)}
-    missing = [_missing(student, assignment, name, exercises.get(name, []))
-               for student in students for stem, name in sorted(notebooks.items()) if (student, stem) not in have]
-    return sorted(records + missing, key=lambda r: (r.student, r.notebook))
-
-
-def _stem(notebook):
-    return pathlib.Path(notebook).stem
-
-
-def _missing(student, assignment, notebook, exercises):
-    reason = NOTEBOOK_STATUSES["missing"]
-    return NotebookRecord(student, assignment, notebook, status="missing", reason=reason, exercises=[
-        ExerciseRecord(name, 0.0, points, status="ungraded", reason=reason) for name, points in exercises])

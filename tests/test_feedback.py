@@ -1,100 +1,183 @@
-"""``feedback``: one escaped HTML page per student and notebook, from the grading records, with nothing hidden."""
+"""Feedback: nbgrader's own ``generate_feedback``, made the kit's by the course's configuration.
+
+The autograded notebooks here are the instructor's notebooks (hidden tests and all) with a wrong
+answer per misconception, and a hidden test's traceback in a test cell's output: the worst case.
+"""
 import html
+import inspect
+import re
 
+import bs4
+import nbformat
 import pytest
+from nbformat.v4 import new_output
 
-from grader.api import feedback
 from grader import records as record
-from grader.records import ExerciseRecord, NotebookRecord, PartRecord
+from grader.api import feedback
 from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
+from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
+from grader.gradebook import gradebook
 from grader.hidden import hidden_parts
+from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 
-from .conftest import ROOT, wrong_answers
+from .conftest import wrong_answers
+from .course_builder import ASSIGNMENT, graded_cell, make_course
 from .hidden_lines import hidden_test_lines, text_files
 
-BASICS = "01_attention_basics.ipynb"
-
-
-@pytest.fixture
-def course(tmp_path):
-    (tmp_path / "nbgrader_config.py").write_text((ROOT / "nbgrader_config.py").read_text())
-    return tmp_path
-
-
-def page(course, student, notebook=BASICS):
-    return (course / "feedback" / student / "self_attention" / notebook.replace(".ipynb", ".html")).read_text()
-
-
-def test_pages_say_scores_failures_misconceptions_and_why_a_notebook_was_not_graded(course):
-    scores = ExerciseRecord("attention_scores", 1.0, 3.0, parts=[
-        PartRecord("returns a float tensor of shape (n_queries, n_keys)", 1, 1, hidden=False),
-        PartRecord("matches the fixture", 2, 0, hidden=True, case="the fixture's queries & keys",
-                   message="wrong values <b>here</b>", misconception="scores_no_transpose")])
-    softmax = ExerciseRecord("softmax_scores", 0.0, 2.0, status="undefined",
-                             reason="the exercise was not defined when the notebook finished")
-    record.write(course, NotebookRecord("alice", "self_attention", BASICS, exercises=[scores, softmax],
-                                        tampered=[{"grade_id": "attention_scores_test", "change": "edited"}]))
-    record.write(course, NotebookRecord("bob", "self_attention", BASICS, status="crashed",
-                                        reason="the kernel died while running the notebook", exercises=[
-                                            ExerciseRecord("attention_scores", 0.0, 3.0, status="ungraded")]))
-    paths = feedback(course, "self_attention")
-
-    assert sorted(p.relative_to(course).as_posix() for p in paths) == [
-        "feedback/alice/self_attention/01_attention_basics.html",
-        "feedback/bob/self_attention/01_attention_basics.html"]
-    alice = page(course, "alice")
-    assert "Score: <b>1 / 5</b>" in alice
-    assert "wrong values &lt;b&gt;here&lt;/b&gt;" in alice and "<b>here</b>" not in alice
-    assert "the fixture&#x27;s queries &amp; keys" in alice
-    assert html.escape(MISCONCEPTIONS["scores_no_transpose"]) in alice
-    assert "matches the fixture</b> (hidden check) [0 / 2]" in alice
-    assert "shape (n_queries, n_keys)</b>" not in alice  # a passed part is not a failure
-    assert "<code>attention_scores_test</code> was edited" in alice
-    assert "undefined: the exercise was not defined" in alice
-    assert "Not graded" not in alice
-    bob = page(course, "bob")
-    assert "Not graded (crashed): the kernel died while running the notebook" in bob
-    assert "Score: <b>0 / 3</b>" in bob
-
-
-def test_a_student_in_the_gradebook_without_records_gets_a_missing_page(course):
-    from grader.course import venv_on_path
-    from nbgrader.api import Gradebook
-    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
-        gradebook.add_student("dora")
-    record.write(course, NotebookRecord("alice", "self_attention", BASICS))
-    feedback(course, "self_attention")
-    assert "Not graded (missing): no submission for this notebook" in page(course, "dora")
+TRACED = "attention_scores"  # its test cell carries a failed hidden test's traceback in every notebook 01
 
 
 def graded_wrong_answers():
-    """Records of real gradings, visible and hidden checks, of a wrong answer per misconception."""
+    """(record, answer source) of real gradings, visible and hidden checks, of a wrong answer per misconception."""
     chosen = {}
     for name, misconception, answer in wrong_answers():
         chosen.setdefault(misconception, (name, answer))
-    records = []
+    found = []
     for student, (name, answer) in enumerate(chosen.values()):
         results = grade_locally(visible_parts(name) + hidden_parts(name), answer)
         parts = [PartRecord(r.part.title, r.part.points, r.score, r.part.hidden, r.case_label,
-                            r.failure and r.failure.explain(), r.failure and r.failure.misconception)
-                 for r in results]
-        records.append(NotebookRecord(f"student{student}", "self_attention", notebook_of(name), exercises=[
-            ExerciseRecord(name, total_score(results), sum(p.points for p in parts), parts=parts)]))
-    return records
+                            r.failure and r.failure.explain(with_misconception=False),
+                            r.failure and r.failure.misconception) for r in results]
+        found.append((NotebookRecord(f"student{student}", ASSIGNMENT, notebook_of(name), exercises=[
+            ExerciseRecord(name, total_score(results), sum(p.points for p in parts), parts=parts)]),
+            inspect.getsource(answer).replace(f"def {answer.__name__}(", f"def {name}(", 1)))
+    return found
+
+
+def autograded(course, one, answer):
+    """The instructor's notebook as nbgrader's autograde leaves it: the answer in, hidden tests and a traceback."""
+    nb = nbformat.read(course / "solutions" / ASSIGNMENT / one.notebook, as_version=4)
+    name = one.exercises[0].name
+    next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == name).source = answer
+    traced = next((c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == f"{TRACED}_test"), None)
+    if traced is not None:
+        secret = hidden_lines(traced)[-1]
+        traced.outputs = [new_output("stream", name="stdout", text=f"checking\n{secret}\n"), new_output(
+            "error", ename="AssertionError", evalue=secret, traceback=[
+                "\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
+                "\x1b[0;31mAssertionError\x1b[0m                            Traceback (most recent call last)",
+                f"Cell \x1b[0;32mIn[9], line 4\x1b[0m\n      2 grade = 1\n      3 ### BEGIN HIDDEN TESTS\n"
+                f"\x1b[0;32m----> 4\x1b[0m {secret}\n", f"\x1b[0;31mAssertionError\x1b[0m: {secret}"])]
+    folder = course / "autograded" / one.student / ASSIGNMENT
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / one.notebook)
+    (folder / "timestamp.txt").write_text("2026-01-09 10:00:00.000000 UTC")
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    course = make_course(tmp_path_factory.mktemp("feedback") / "course")
+    graded = graded_wrong_answers()
+    graded[1][0].tampered = [{"grade_id": graded[1][0].exercises[0].cell, "change": "edited"}]
+    with gradebook(course) as book:
+        for one, _ in graded:
+            book.add_student(one.student)
+            book.add_submission(ASSIGNMENT, one.student)
+    for one, answer in graded:
+        record.write(course, one)
+        autograded(course, one, answer)
+    pages = feedback(course, ASSIGNMENT)
+    return course, graded, pages
+
+
+def page(course, one):
+    return (course / "feedback" / one.student / ASSIGNMENT / one.notebook.replace(".ipynb", ".html")).read_text()
+
+
+def test_nbgraders_generate_feedback_writes_a_page_per_autograded_notebook(course):
+    course, graded, pages = course
+    assert sorted(pages) == sorted(course / "feedback" / one.student / ASSIGNMENT / one.notebook.replace(
+        ".ipynb", ".html") for one, _ in graded)
+    assert len(graded) >= 6  # a wrong answer per misconception
 
 
 def test_no_page_holds_a_line_of_a_hidden_test(course):
-    records = graded_wrong_answers()
-    assert sum(not p.score for r in records for p in r.exercises[0].parts if p.hidden) >= 5  # hidden parts failed
-    for one in records:
-        record.write(course, one)
-    feedback(course, "self_attention")
+    course, graded, _ = course
+    assert sum(not p.score for one, _ in graded for p in one.exercises[0].parts if p.hidden) >= 5
     secrets = hidden_test_lines()
     pages = text_files(course / "feedback")
-    assert {page(course, r.student, r.notebook) for r in records} <= set(pages.values())
+    assert {page(course, one) for one, _ in graded} <= set(pages.values())
     for path, text in pages.items():
         shown = html.unescape(text)
         assert [line for line in secrets if line in shown] == [], path
-        assert "Traceback" not in shown and "grader.hidden" not in shown
+        assert "BEGIN HIDDEN TESTS" not in shown and "grader.hidden" not in shown and "check_hidden" not in shown
+
+
+def test_a_failed_hidden_assert_shows_its_error_but_not_its_line(course):
+    course, graded, _ = course
+    one = next(one for one, _ in graded if one.notebook.startswith("01") and one.exercises[0].name != TRACED)
+    secret = hidden_lines(graded_cell(nbformat.read(course / "solutions" / ASSIGNMENT / one.notebook, as_version=4),
+                                      TRACED))[-1]
+    text = html.unescape(re.sub(r"<[^>]+>", "", page(course, one)))
+    assert "AssertionError" in text and HIDDEN_FAILED in text and "Traceback" in text
+    assert secret not in text
+
+
+def exercise_output(soup, name):
+    """The output area under the test cell of exercise ``name``."""
+    anchor = soup.find("a", attrs={"name": f"{name}_test"})
+    cell = anchor.find_parent("div", class_="cell")
+    return cell, cell.find("div", class_="output_area")
+
+
+def test_a_page_reads_like_a_tutor_diagnosis_once_first_failure_then_a_line_per_other(course):
+    course, graded, _ = course
+    for one, answer in graded:
+        exercise = one.exercises[0]
+        failed = [p for p in exercise.parts if p.score < p.points]
+        soup = bs4.BeautifulSoup(page(course, one), "html.parser")
+        cell, output = exercise_output(soup, exercise.name)
+        diagnoses = output.find_all(class_="kit-diagnosis")
+        misconception = next((p.misconception for p in failed if p.misconception), None)
+        if misconception is None:
+            assert diagnoses == []
+        else:
+            assert len(diagnoses) == 1 and MISCONCEPTIONS[misconception] in diagnoses[0].get_text(), exercise.name
+            assert soup.get_text().count(MISCONCEPTIONS[misconception]) == 1
+        first = output.find(class_="kit-first-failure").get_text()
+        assert failed[0].title.replace("the source's", "") in first
+        assert ("expected" in first and "got" in first) or failed[0].message.splitlines()[0] in first
+        others = output.find(class_="kit-other-failures")
+        assert len(others.find_all("li") if others else []) == len(failed) - 1
+        assert "the source" not in output.get_text()  # the notebooks' own text is issue 10's
+        answer_panels = [p for p in soup.find_all(class_="nbgrader_cell") if "Student's answer" in p.get_text()]
+        assert any(f"def {exercise.name}(" in p.get_text() for p in answer_panels)  # the student's own code
+
+
+def test_a_changed_test_cell_is_said_at_the_top_of_the_page(course):
+    course, graded, _ = course
+    tampered, untouched = graded[1][0], graded[2][0]
+    top = bs4.BeautifulSoup(page(course, tampered), "html.parser").find(class_="kit-warning")
+    assert f"The test cell {tampered.exercises[0].cell} was edited" in top.get_text()
+    assert "kit-warning" not in page(course, untouched)
+
+
+def test_the_page_has_the_gradebooks_scores(course):
+    course, graded, _ = course
+    one = graded[0][0]
+    with gradebook(course) as book:
+        grade = book.find_grade(one.exercises[0].cell, one.notebook.removesuffix(".ipynb"), ASSIGNMENT, one.student)
+        grade.manual_score = 0.5
+        book.db.commit()
+    feedback(course, ASSIGNMENT)
+    soup = bs4.BeautifulSoup(page(course, one), "html.parser")
+    cell, _ = exercise_output(soup, one.exercises[0].name)
+    assert "Score: 0.5 /" in cell.get_text()
+
+
+def test_clear_hidden_tests_keeps_the_visible_part_of_source_and_outputs():
+    cell = nbformat.v4.new_code_cell("assert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(5) == 10, 'five to ten'\n"
+                                     "### END HIDDEN TESTS")
+    cell.outputs = [new_output("stream", name="stdout", text="visible line\nassert f(5) == 10, 'five to ten'\n"),
+                    new_output("error", ename="AssertionError", evalue="five to ten",
+                               traceback=["----> 3 assert f(5) == 10, 'five to ten'", "AssertionError: five to ten"]),
+                    new_output("execute_result", data={"text/plain": "'five to ten'"}, execution_count=1)]
+    assert clear_hidden_tests(cell)
+    assert cell.source == "assert f(1) == 2"
+    assert [o.output_type for o in cell.outputs] == ["stream", "error"]
+    assert cell.outputs[0].text == "visible line\n"
+    assert (cell.outputs[1].evalue, cell.outputs[1].traceback) == (HIDDEN_FAILED, [f"AssertionError: {HIDDEN_FAILED}"])
+    plain = nbformat.v4.new_code_cell("assert f(1) == 2")
+    assert not clear_hidden_tests(plain) and plain.source == "assert f(1) == 2"

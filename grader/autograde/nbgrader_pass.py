@@ -9,6 +9,7 @@ import json
 import os
 import pathlib
 import sys
+import warnings
 
 from nbgrader.apps.autogradeapp import AutogradeApp
 from traitlets.config.loader import PyFileConfigLoader
@@ -41,6 +42,7 @@ def start_sandbox(course):
 
 def main():
     order = json.load(sys.stdin)
+    warnings.simplefilter("ignore")  # SQLAlchemy's and nbformat's warnings are not for instructors; errors are reported
     os.environ["PATH"] = path_with_venv()
     try:
         start_sandbox(order["course"])

@@ -12,10 +12,11 @@ from ..export import export
 from ..feedback import feedback
 from ..release import release
 from ..report import report
-from ..records import read_all
 from nbgrader.api import Gradebook
 
-from ..course import venv_on_path, all_records, course_directory, run_nbgrader
+from ..course import venv_on_path, course_directory, run_nbgrader
+from ..grades import course_grades
+from ..records import GRADED, read_all
 from .generate import make_class
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -51,17 +52,17 @@ def enrol(course, students):
 
 
 def differences(plan, course):
-    """Where the graded course disagrees with the generator's expected grades."""
+    """Where the graded course (the gradebook's scores, the records' statuses) disagrees with the generator."""
     found = []
-    records = {(r.student, r.notebook): r for r in all_records(course, ASSIGNMENT)}
+    grades = {(g.student, g.notebook): g for g in course_grades(course, ASSIGNMENT)}
     for (student, notebook), expected in sorted(plan.expected.items()):
-        got = records.get((student, notebook))
+        got = grades.get((student, notebook))
         if got is None:
-            found.append(f"{student} {notebook}: no record")
+            found.append(f"{student} {notebook}: not in the gradebook")
             continue
         if got.status != expected["status"]:
             found.append(f"{student} {notebook}: status {got.status}, expected {expected['status']}")
-        scores = {e.name: (e.score, e.status) for e in got.exercises}
+        scores = {c.name: (c.score or 0.0, _exercise_status(got, c)) for c in got.cells}
         for name, want in expected["exercises"].items():
             if scores.get(name) != (want["score"], want["status"]):
                 found.append(f"{student} {notebook} {name}: {scores.get(name)}, expected {(want['score'], want['status'])}")
@@ -69,6 +70,13 @@ def differences(plan, course):
         if tampered != sorted((t["grade_id"], t["change"]) for t in expected["tampered"]):
             found.append(f"{student} {notebook}: tampered {tampered}, expected {expected['tampered']}")
     return found
+
+
+def _exercise_status(notebook, cell):
+    """The status the kit gave the exercise (a notebook that did not run leaves its exercises ungraded)."""
+    if cell.diagnosis is not None:
+        return cell.diagnosis.status
+    return "ungraded" if notebook.status != GRADED else cell.status
 
 
 def demo(out="build/demo"):
@@ -87,6 +95,7 @@ def demo(out="build/demo"):
     say(f"collect from {lms_export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
     say("autograde")
     table = autograde(course=course, assignment=ASSIGNMENT)
+    say("feedback (nbgrader generate_feedback), export, report")
     pages = feedback(course=course, assignment=ASSIGNMENT)
     grades = export(course=course, assignment=ASSIGNMENT)
     page = report(course=course, assignment=ASSIGNMENT)
@@ -96,7 +105,8 @@ def demo(out="build/demo"):
              f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} "
              f"({len(plan.expected) - len(mismatches)}/{len(plan.expected)} notebooks, {graded} records)",
              *mismatches,
-             f"feedback: {len(pages)} pages in {course / 'feedback'}", f"grades:   {grades}", f"report:   {page}",
+             f"feedback: {len(pages)} pages (one per notebook handed in) in {course / 'feedback'}",
+             f"grades:   {grades}", f"report:   {page}",
              f"demo finished in {time.monotonic() - started:.1f} s"]
     if mismatches:
         raise SystemExit("\n".join(lines))

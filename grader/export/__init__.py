@@ -1,10 +1,9 @@
-"""``export``: the grades as CSV, one row per student and exercise, from the grading records."""
+"""``export``: the grades as CSV, one row per student and graded cell, scores from nbgrader's gradebook."""
 import csv
 import pathlib
 
-from ..course import all_records
 from .lms import export_lms
-from .rows import COLUMNS, rows
+from .rows import COLUMNS, table
 
 
 def export(course=".", assignment="self_attention", path=None, format="csv", column=None):
@@ -13,9 +12,10 @@ def export(course=".", assignment="self_attention", path=None, format="csv", col
     ``format`` canvas, moodle, blackboard or brightspace writes that LMS's grade import instead
     (see :func:`grader.export.lms.export_lms`; ``column`` names the LMS's grade column).
 
-    A score that is not a real score (notebook missing, invalid, crashed, timed out...) is left
-    blank, with the status and the reason beside it and ``needs_attention`` set to ``yes``.
-    A tampered test cell keeps its score (graded on the instructor's copy) but needs attention.
+    A score that is not a real score (notebook missing, invalid, crashed, timed out, waiting for
+    a manual grade...) is left blank, with the status and the reason beside it and
+    ``needs_attention`` set to ``yes``. A tampered test cell keeps its score (graded on the
+    instructor's copy) but needs attention. A late penalty is a row of its own, with a negative score.
     """
     if format != "csv":
         return export_lms(course, assignment, format, path, column)
@@ -24,5 +24,5 @@ def export(course=".", assignment="self_attention", path=None, format="csv", col
     with path.open("w", newline="", encoding="utf-8") as out:
         writer = csv.DictWriter(out, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(rows(all_records(course, assignment)))
+        writer.writerows(table(course, assignment))
     return path

@@ -1,37 +1,53 @@
-"""The grade table: one row per student and exercise, a score that is not real left blank."""
-from ..records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord
-from ..checks.registry import exercise_of_grade_id
+"""The grade table: one row per student and graded cell, plus a row per late penalty.
 
-COLUMNS = ["student", "notebook", "exercise", "score", "max_score", "status", "reason", "misconceptions",
-           "needs_attention"]
-REAL_SCORES = {GRADED, "undefined", "tampered"}  # undefined: the student never wrote it, a real zero
+Scores are the gradebook's; a score that is not real (notebook missing, crashed, timed out,
+waiting for a manual grade...) is left blank, with the status and the reason beside it. The
+score column adds up, per student, to the score of ``nbgrader export``.
+"""
+from .. import grades as course_grades
 
-WHOLE_NOTEBOOK = ExerciseRecord("(whole notebook)", 0.0, 0.0, status="ungraded")
-
-
-def rows(records):
-    """A row per exercise; a notebook whose exercises are unknown still gets one row, so it is seen."""
-    return [_row(record, exercise) for record in records for exercise in record.exercises or [WHOLE_NOTEBOOK]]
+COLUMNS = ["student", "notebook", "exercise", "grade_id", "kind", "score", "max_score", "status", "reason",
+           "misconceptions", "needs_attention"]
+LATE = "late"
 
 
-def _row(record, exercise):
-    """The exercise's row; when its score is not a real score, the score is blank and the status says why."""
-    tampered = _tampered_exercises(record)
-    if record.status != GRADED:
-        status, reason = record.status, record.reason or NOTEBOOK_STATUSES.get(record.status)
-    elif exercise.status == GRADED and exercise.name in tampered:
-        status, reason = "tampered", f"its test cell was {tampered[exercise.name]}"
-    else:
-        status = exercise.status
-        reason = exercise.reason or (EXERCISE_STATUSES.get(status) if status != GRADED else None)
-    unplaced = any(exercise_of_grade_id(t.get("grade_id", "")) is None for t in record.tampered)
-    return {"student": record.student, "notebook": record.notebook, "exercise": exercise.name,
-            "score": f"{exercise.score:g}" if status in REAL_SCORES else "",
-            "max_score": f"{exercise.max_score:g}", "status": status, "reason": reason or "",
-            "misconceptions": ";".join(sorted({p.misconception for p in exercise.parts if p.misconception})),
-            "needs_attention": "yes" if status not in (GRADED, "undefined") or unplaced else "no"}
+def rows(grades):
+    """A row per graded cell of each notebook (one for the whole notebook if it has none), one per late penalty."""
+    found = []
+    for notebook in grades:
+        found += [_row(notebook, cell) for cell in notebook.cells] or [_whole_notebook_row(notebook)]
+        if notebook.late_penalty:
+            found.append(_late_row(notebook))
+    return found
 
 
-def _tampered_exercises(record):
-    """{exercise: how its test cell was changed} for the tampered cells that name an exercise."""
-    return {exercise_of_grade_id(t.get("grade_id", "")): t.get("change", "changed") for t in record.tampered}
+def _row(notebook, cell):
+    unplaced = any(t.get("grade_id") not in {c.grade_id for c in notebook.cells} for t in notebook.tampered)
+    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": cell.name,
+            "grade_id": cell.grade_id, "kind": cell.kind, "score": _number(cell.score),
+            "max_score": _number(cell.max_score), "status": cell.status, "reason": cell.reason or "",
+            "misconceptions": ";".join(cell.misconceptions),
+            "needs_attention": "yes" if cell.needs_attention or unplaced else "no"}
+
+
+def _whole_notebook_row(notebook):
+    """A notebook the gradebook knows no graded cell of (not released, say) still gets a row, so it is seen."""
+    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(whole notebook)",
+            "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": notebook.status,
+            "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes"}
+
+
+def _late_row(notebook):
+    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(late penalty)",
+            "grade_id": "", "kind": LATE, "score": _number(-min(notebook.late_penalty, notebook.raw_score)),
+            "max_score": "0", "status": LATE, "reason": "handed in after the due date", "misconceptions": "",
+            "needs_attention": "no"}
+
+
+def _number(value):
+    return "" if value is None else f"{value:g}"
+
+
+def table(course, assignment):
+    """Every row of the course's grade table."""
+    return rows(course_grades.course_grades(course, assignment))

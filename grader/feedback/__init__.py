@@ -1,23 +1,16 @@
-"""``feedback``: an HTML page per student and notebook, built from the grading records.
+"""``feedback``: nbgrader's own ``generate_feedback``, which the course's configuration makes the kit's.
 
-Not nbgrader's ``generate_feedback``: its pages copy the hidden tests' source, and tracebacks
-quote it. Pages go where nbgrader puts feedback, ``feedback/<student>/<assignment>/<notebook>.html``,
-so that ``nbgrader release_feedback`` and the LMS exports find them; so never run the stock
-``generate_feedback`` on this course, it would overwrite them.
+One feedback path: ``nbgrader_config.py`` adds :class:`grader.feedback.preprocessor.KitFeedback`
+to nbgrader's feedback preprocessors, so the stock command, formgrader's button and this verb all
+write the same pages, ``feedback/<student>/<assignment>/<notebook>.html``, with the gradebook's
+scores (late penalties and manual grades included), the kit's diagnosis under each test cell and
+no hidden test. ``nbgrader release_feedback`` and ``fetch_feedback`` deliver them.
 """
-import pathlib
-
-from .. import course as course_folders
-from .page import render
+from .. import course as courses
 
 
 def feedback(course=".", assignment="self_attention"):
-    """Write every student's pages (a 'missing' page for a notebook not handed in); return their paths."""
-    paths = []
-    for record in course_folders.all_records(course, assignment):
-        path = course_folders.folder(course, "feedback", record.student, assignment) / (
-            pathlib.Path(record.notebook).stem + ".html")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render(record), encoding="utf-8")
-        paths.append(path)
-    return paths
+    """Write every autograded notebook's feedback page (again, if there was one); return their paths."""
+    courses.run_nbgrader(course, "generate_feedback", assignment, "--force")
+    pages = courses.folder(course, "feedback", "*", assignment)
+    return sorted(pages.parent.parent.glob(f"*/{assignment}/*.html"))

@@ -1,9 +1,11 @@
-"""The grading record of one submitted notebook: scores, statuses and messages, as JSON.
+"""The grading record of one submitted notebook: statuses, diagnoses and messages, as JSON.
 
 nbgrader's gradebook holds the scores; this record adds what the gradebook cannot say:
-why a notebook could not be graded, which test cells were tampered with, and each failed
-part's message and misconception. Feedback, export and report read it; none of it holds
-the source of a hidden test.
+why a notebook or a test cell could not be graded, which test cells were tampered with, each
+failed part's message and misconception, the sandbox's isolation level. The verbs join it to
+the gradebook by (student, notebook, grade_id) (see grader.grades) and take every score from
+the gradebook; the scores kept here are the sandbox's own account. None of it holds the source
+of a hidden test.
 """
 import json
 import os
@@ -52,7 +54,12 @@ class ExerciseRecord:
     reason: str | None = None
     parts: list[PartRecord] = field(default_factory=list)
     note: str | None = None
-    grade_id: str | None = None  # the test cell's nbgrader grade_id
+    grade_id: str | None = None  # the test cell's nbgrader grade_id (older records: ``<name>_test``)
+
+    @property
+    def cell(self):
+        """The grade_id of the test cell: the key that joins this record to the gradebook."""
+        return self.grade_id or f"{self.name}_test"
 
 
 @dataclass

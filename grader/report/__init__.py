@@ -1,7 +1,7 @@
-"""``report``: class analytics from the grading records, as PNG figures and one HTML page."""
+"""``report``: class analytics from the gradebook's scores and the records' diagnoses, as PNG figures and a page."""
 import pathlib
 
-from ..course import all_records
+from ..grades import course_grades
 from . import plots
 from .page import render
 from .stats import class_stats
@@ -13,8 +13,13 @@ FIGURES = {"scores.png": plots.score_histogram, "pass_rates.png": plots.pass_rat
 def report(course=".", assignment="self_attention", out=None):
     """Write the figures and ``index.html`` to ``out`` (default ``<course>/reports/<assignment>/``); return the page."""
     out = pathlib.Path(out or pathlib.Path(course) / "reports" / assignment)
+    return write_report(class_stats(course_grades(course, assignment)), assignment, out)
+
+
+def write_report(stats, assignment, out):
+    """The figures and the page of ``stats`` in folder ``out``; return the page."""
+    out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    stats = class_stats(all_records(course, assignment))
     for name, draw in FIGURES.items():
         draw(stats, out / name)
     page = out / "index.html"

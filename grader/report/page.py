@@ -1,27 +1,42 @@
 """The report's HTML page: the figures, and the numbers behind them."""
 from html import escape
 
-from ..checks.misconceptions import MISCONCEPTIONS
+from .words import explanation, title
+
+STYLE = ("body{font-family:sans-serif;margin:2em;max-width:60em}td,th{border:1px solid #ccc;padding:.2em .6em;"
+         "text-align:left}table{border-collapse:collapse;margin-bottom:1em}td.number{text-align:right}")
 
 
 def render(assignment, stats, figures):
     hardest = stats.hardest
     body = [f"<h1>Class report: {escape(assignment)}</h1>",
             f"<p>{len(stats.totals)} students; {stats.not_graded} notebook(s) without a real score "
-            "(missing, invalid, crashed or timed out: see the grade export).</p>"]
+            "(missing, invalid, crashed or timed out: see the grade export). Scores are nbgrader's gradebook's, "
+            "late penalties and manual grades included.</p>"]
     if hardest:
         body.append(f"<p>Hardest exercise: <b>{escape(hardest.name)}</b> (mean {100 * hardest.mean_fraction:.0f}% "
                     f"of its points, {100 * hardest.pass_rate:.0f}% with full marks).</p>")
     body += [f"<img src='{escape(name)}' alt='{escape(name)}'>" for name in figures]
-    body.append("<h2>Exercises</h2><table><tr><th>Exercise</th><th>Graded</th><th>Full marks</th>"
-                "<th>Mean</th></tr>" + "".join(
-                    f"<tr><td>{escape(e.name)}</td><td>{e.graded}</td><td>{100 * e.pass_rate:.0f}%</td>"
-                    f"<td>{100 * e.mean_fraction:.0f}%</td></tr>" for e in stats.exercises) + "</table>")
-    body.append("<h2>Misconceptions</h2><table><tr><th>Misconception</th><th>Students</th><th>What it is</th></tr>"
-                + "".join(f"<tr><td>{escape(name)}</td><td>{count}</td>"
-                          f"<td>{escape(MISCONCEPTIONS.get(name, ''))}</td></tr>"
-                          for name, count in stats.misconceptions.items()) + "</table>")
+    body.append("<h2>Exercises</h2>" + _table(["Exercise", "Graded", "Full marks", "Mean"], [
+        [escape(e.name), e.graded, f"{100 * e.pass_rate:.0f}%", f"{100 * e.mean_fraction:.0f}%"]
+        for e in stats.exercises], "exercises"))
+    body.append("<h2>Misconceptions</h2>" + _table(["Misconception", "Students", "What it is"], [
+        [escape(title(name)), count, escape(explanation(name))] for name, count in stats.misconceptions.items()],
+        "misconceptions"))
+    body.append("<h2>Students</h2>" + _table(["Student", "Score", "Out of"], [
+        [escape(student), f"{score:g}", f"{most:g}"] for student, (score, most) in sorted(stats.totals.items())],
+        "students"))
     return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
-            f"<title>Class report: {escape(assignment)}</title><style>body{{font-family:sans-serif;margin:2em}}"
-            "td,th{border:1px solid #ccc;padding:.2em .6em}table{border-collapse:collapse}</style></head><body>\n"
+            f"<title>Class report: {escape(assignment)}</title><style>{STYLE}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def _table(heads, rows, name):
+    """An HTML table; numbers align right."""
+    head = "".join(f"<th>{h}</th>" for h in heads)
+    body = "".join("<tr>" + "".join(_cell(value) for value in row) + "</tr>" for row in rows)
+    return f"<table class='{name}'><tr>{head}</tr>{body}</table>"
+
+
+def _cell(value):
+    return f"<td>{value}</td>" if isinstance(value, str) else f"<td class='number'>{value}</td>"

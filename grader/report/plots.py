@@ -3,6 +3,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after choosing the backend)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from .words import title  # noqa: E402
 
 
 def score_histogram(stats, path):
@@ -23,9 +26,10 @@ def pass_rates(stats, path):
 
 
 def misconceptions(stats, path):
-    names = list(stats.misconceptions)
-    figure, axes = plt.subplots(figsize=(6, 0.3 * len(names) + 1.2))
+    names = [title(name) for name in stats.misconceptions]
+    figure, axes = plt.subplots(figsize=(9, 0.3 * len(names) + 1.2))
     axes.barh(names, list(stats.misconceptions.values()))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.invert_yaxis()
     axes.set(xlabel="students", title="Misconceptions")
     _save(figure, path)

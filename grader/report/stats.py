@@ -1,10 +1,8 @@
-"""Class statistics from the grading records: totals, pass rates, misconceptions, the hardest exercise."""
+"""Class statistics from the course's grades: totals, pass rates, misconceptions, the hardest exercise."""
 from collections import Counter
 from dataclasses import dataclass
 
 from ..records import GRADED
-
-REAL_SCORES = {GRADED, "undefined"}
 
 
 @dataclass
@@ -21,7 +19,7 @@ class ExerciseStats:
 
 @dataclass
 class ClassStats:
-    totals: dict          # student: (score, max score) over the notebooks
+    totals: dict          # student: (score, max score) over the notebooks, late penalties taken off
     exercises: list       # ExerciseStats, in the order first met
     misconceptions: dict  # misconception: how many students made it, most first
     not_graded: int       # notebooks without a real score
@@ -32,22 +30,20 @@ class ClassStats:
         return min(graded, key=lambda e: (e.mean_fraction, e.pass_rate)) if graded else None
 
 
-def class_stats(records):
+def class_stats(grades):
+    """The statistics of a list of :class:`grader.grades.NotebookGrade`: scores from the gradebook."""
     totals, scores, students_with = {}, {}, {}
-    for record in records:
-        score, most = totals.get(record.student, (0.0, 0.0))
-        totals[record.student] = (score + record.score, most + sum(e.max_score for e in record.exercises))
-        for exercise in record.exercises:
-            if record.status == GRADED and exercise.status in REAL_SCORES:
-                scores.setdefault(exercise.name, []).append(exercise.score / exercise.max_score
-                                                            if exercise.max_score else 1.0)
-            for part in exercise.parts:
-                if part.misconception:
-                    students_with.setdefault(part.misconception, set()).add(record.student)
-    names = list(dict.fromkeys(e.name for r in records for e in r.exercises))
-    exercises = [ExerciseStats(name, len(scores.get(name, [])), sum(f == 1.0 for f in scores.get(name, [])),
+    for notebook in grades:
+        score, most = totals.get(notebook.student, (0.0, 0.0))
+        totals[notebook.student] = (score + notebook.score, most + notebook.max_score)
+        for cell in notebook.cells:
+            if cell.score is not None:
+                scores.setdefault(cell.name, []).append(cell.score / cell.max_score if cell.max_score else 1.0)
+            for misconception in cell.misconceptions:
+                students_with.setdefault(misconception, set()).add(notebook.student)
+    names = list(dict.fromkeys(c.name for n in grades for c in n.cells))
+    exercises = [ExerciseStats(name, len(scores.get(name, [])), sum(f >= 1.0 for f in scores.get(name, [])),
                                sum(scores.get(name, [])) / len(scores[name]) if scores.get(name) else 0.0)
                  for name in names]
     counts = Counter({name: len(students) for name, students in students_with.items()})
-    return ClassStats(totals, exercises, dict(counts.most_common()),
-                      sum(r.status != GRADED for r in records))
+    return ClassStats(totals, exercises, dict(counts.most_common()), sum(n.status != GRADED for n in grades))

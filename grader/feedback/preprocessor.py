@@ -1,0 +1,42 @@
+"""The kit's part of nbgrader's ``generate_feedback``: nothing hidden on the page, a tutor's words under each test.
+
+Configured in ``nbgrader_config.py`` (``GenerateFeedback.preprocessors``), so that the stock
+command, formgrader's Generate Feedback button and ``python -m grader feedback`` make the same pages.
+"""
+from nbformat.v4 import new_markdown_cell, new_output
+from nbgrader import utils
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
+
+from ..checks.registry import exercise_of_grade_id
+from ..records import read, record_path
+from .hidden import clear_hidden_tests
+from .page import exercise_html, exercise_text, notebook_notes
+
+
+class KitFeedback(NbGraderPreprocessor):
+    """Clears the hidden tests (source and outputs); shows the kit's diagnosis under each kit test cell.
+
+    A kit test cell's outputs (the checks' report) are replaced by the diagnosis from the grading
+    record, in a tutor's words; any other test cell keeps its outputs, hidden lines taken out.
+    """
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        path = record_path(CourseDirectory(config=self.config).root, info["assignment"], info["student"],
+                           info["notebook"])
+        record = read(path) if path.exists() else None
+        diagnoses = {exercise.cell: exercise for exercise in record.exercises} if record else {}
+        clearer = ClearHiddenTests(parent=self, enforce_metadata=False)
+        for cell in nb.cells:
+            if not (cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell)):
+                continue  # hidden tests live in test cells, which nbgrader restored from the instructor's copy
+            clear_hidden_tests(cell, clearer)
+            grade_id = cell.metadata["nbgrader"]["grade_id"]
+            exercise = diagnoses.get(grade_id)
+            if exercise is not None and exercise_of_grade_id(grade_id):  # a plain test cell keeps its outputs
+                cell.outputs = [new_output("display_data", data={"text/html": exercise_html(exercise),
+                                                                 "text/plain": exercise_text(exercise)})]
+        if record is not None and (notes := notebook_notes(record)):
+            nb.cells.insert(0, new_markdown_cell(notes))
+        return nb, resources

@@ -1,0 +1,146 @@
+"""The course's grades, as the instructor's verbs show them: the gradebook's scores, the records' diagnoses.
+
+Scores come from nbgrader's gradebook only (autograded and manual scores, late penalties). The
+kit's grading records add what the gradebook cannot say: why a notebook or a test cell has no
+real score, which test cells were tampered with, and each failed check's message and
+misconception. The two are joined by (student, notebook, grade_id).
+"""
+import math
+import pathlib
+from dataclasses import dataclass, field
+
+from . import gradebook as book
+from .checks.registry import exercise_of_grade_id
+from .course import folder
+from .records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord, read_all
+from .selfcheck.notebook import read
+
+MANUAL = "graded by hand"
+NEEDS_MANUAL = "needs manual grade"
+STATUSES = {**NOTEBOOK_STATUSES, **EXERCISE_STATUSES,
+            MANUAL: "graded by hand in formgrader",
+            NEEDS_MANUAL: "waiting for a grader to score it in formgrader",
+            "tampered": "its test cell was changed"}
+REAL = {GRADED, "undefined", MANUAL, "tampered"}  # undefined: the student never wrote it, a real zero
+
+
+@dataclass
+class CellGrade:
+    """One graded cell of one student's notebook. ``score`` is None when it is not a real score."""
+    grade_id: str
+    kind: str                # test, answer, written answer or task (see grader.gradebook)
+    score: float | None
+    max_score: float
+    status: str
+    reason: str | None
+    diagnosis: ExerciseRecord | None = None  # the kit's record of this test cell, if it has one
+
+    @property
+    def name(self):
+        """The kit's exercise name for a kit test cell, else the cell's grade_id."""
+        return exercise_of_grade_id(self.grade_id) or self.grade_id
+
+    @property
+    def misconceptions(self):
+        parts = self.diagnosis.parts if self.diagnosis else []
+        return sorted({p.misconception for p in parts if p.misconception and p.score < p.points})
+
+    @property
+    def needs_attention(self):
+        return self.status not in (GRADED, "undefined", MANUAL)
+
+
+@dataclass
+class NotebookGrade:
+    """One student's notebook: the gradebook's scores for each graded cell, its late penalty, its status."""
+    student: str
+    notebook: str            # the file name, ``<name>.ipynb``
+    status: str
+    reason: str | None
+    raw_score: float
+    max_score: float
+    late_penalty: float = 0.0
+    tampered: list = field(default_factory=list)
+    isolation: str | None = None
+    cells: list = field(default_factory=list)
+
+    @property
+    def score(self):
+        """The score that counts, as nbgrader's: the cells' scores less the late penalty, never below 0."""
+        return max(0.0, self.raw_score - self.late_penalty)
+
+    @property
+    def needs_attention(self):
+        return self.status != GRADED or bool(self.tampered) or any(c.needs_attention for c in self.cells)
+
+
+def course_grades(course, assignment):
+    """Every student's every notebook, sorted by student and notebook; a notebook not handed in is 'missing'."""
+    cells = book.graded_cells(course, assignment)
+    scores = {(s.student, s.notebook, s.grade_id): s for s in book.cell_scores(course, assignment)}
+    notebooks = {(n.student, n.notebook): n for n in book.notebook_scores(course, assignment)}
+    records = {(r.student, _stem(r.notebook)): r for r in read_all(course, assignment)}
+    names = sorted({c.notebook for c in cells} | {stem for _, stem in records})
+    students = sorted(set(book.students(course)) | {s for s, _ in notebooks} | {s for s, _ in records})
+    positions = _positions(course, assignment)
+    in_order = {name: sorted((c for c in cells if c.notebook == name),
+                             key=lambda c: (positions.get(c.notebook, {}).get(c.grade_id, math.inf), c.grade_id))
+                for name in names}
+    return [_notebook_grade(course, assignment, student, name, records.get((student, name)),
+                            notebooks.get((student, name)), in_order[name], scores)
+            for student in students for name in names]
+
+
+def _notebook_grade(course, assignment, student, name, record, scored, cells, scores):
+    if record is not None:
+        status, reason = record.status, record.reason
+    elif (folder(course, "submitted", student, assignment) / f"{name}.ipynb").exists():
+        status, reason = GRADED, None
+    else:
+        status, reason = "missing", NOTEBOOK_STATUSES["missing"]
+    diagnoses = {e.cell: e for e in record.exercises} if record else {}
+    tampered = {t.get("grade_id"): t.get("change", "changed") for t in record.tampered} if record else {}
+    reason = reason or _why(status)
+    graded = [_cell_grade(cell, scores.get((student, name, cell.grade_id)), (status, reason),
+                          diagnoses.get(cell.grade_id), tampered.get(cell.grade_id)) for cell in cells]
+    return NotebookGrade(student, f"{name}.ipynb", status, reason,
+                         scored.raw_score if scored else 0.0, sum(c.max_score for c in cells),
+                         scored.late_penalty if scored else 0.0, record.tampered if record else [],
+                         record.isolation if record else None, graded)
+
+
+def _cell_grade(cell, scored, notebook, diagnosis, tampered):
+    if scored is not None and scored.manual_score is not None:
+        status, reason = MANUAL, None
+    elif notebook[0] != GRADED:
+        status, reason = notebook
+    elif scored is None:
+        status, reason = "ungraded", "nbgrader has no score for this cell"
+    elif scored.needs_manual_grade:
+        status, reason = NEEDS_MANUAL, None
+    elif diagnosis is not None and diagnosis.status != GRADED:
+        status, reason = diagnosis.status, diagnosis.reason
+    elif tampered:
+        status, reason = "tampered", f"its test cell was {tampered}"
+    else:
+        status, reason = GRADED, None
+    score = scored.score if scored is not None and status in REAL else None
+    return CellGrade(cell.grade_id, cell.kind, score, cell.max_score, status, reason or _why(status),
+                     diagnosis)
+
+
+def _positions(course, assignment):
+    """{notebook: {grade_id: position}} in the released notebooks, to list cells in the students' order."""
+    positions = {}
+    for path in sorted(folder(course, "release", ".", assignment).glob("*.ipynb")):
+        ids = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in read(path).cells]
+        positions[path.stem] = {grade_id: n for n, grade_id in enumerate(ids) if grade_id}
+    return positions
+
+
+def _stem(notebook):
+    return pathlib.Path(notebook).stem
+
+
+def _why(status):
+    return None if status == GRADED else STATUSES.get(status)
