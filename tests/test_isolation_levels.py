@@ -10,6 +10,7 @@ At each level a correct and a stub submission keep their grades, every attack sc
 on its exercise and nothing else, the wall spies (which answer right only where the wall holds)
 get full marks, and nothing is left on the machine.
 """
+import csv
 import os
 import pathlib
 import pwd
@@ -22,6 +23,7 @@ import psutil
 import pytest
 
 from grader.autograde.jobs import KIT_ROOT as KIT
+from grader.export import export
 
 from .course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit
 from .test_sandbox_attacks import ATTACKS, RIGHT, WRONG
@@ -187,6 +189,9 @@ def test_sound_submissions_keep_their_grades(graded):
     assert found["good"].score == 24 and found["good"].status == "graded"
     assert found["stubs"].score == 0
     assert all(r.isolation.startswith(f"{level};") for r in found.values()), {r.isolation for r in found.values()}
+    with open(export(course, ASSIGNMENT), newline="") as table:
+        levels = {row["isolation"] for row in csv.DictReader(table) if row["student"] in found}
+    assert levels and all(named.startswith(f"{level};") for named in levels), levels
 
 
 def test_every_attack_scores_nothing_and_costs_nobody_else(graded):

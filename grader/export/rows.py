@@ -7,7 +7,7 @@ score column adds up, per student, to the score of ``nbgrader export``.
 from .. import grades as course_grades
 
 COLUMNS = ["student", "notebook", "exercise", "grade_id", "kind", "score", "max_score", "status", "reason",
-           "misconceptions", "needs_attention"]
+           "misconceptions", "needs_attention", "isolation"]
 LATE = "late"
 
 
@@ -27,21 +27,22 @@ def _row(notebook, cell):
             "grade_id": cell.grade_id, "kind": cell.kind, "score": _number(cell.score),
             "max_score": _number(cell.max_score), "status": cell.status, "reason": cell.reason or "",
             "misconceptions": ";".join(cell.misconceptions),
-            "needs_attention": "yes" if cell.needs_attention or unplaced else "no"}
+            "needs_attention": "yes" if cell.needs_attention or unplaced else "no", "isolation": notebook.isolation or ""}
 
 
 def _whole_notebook_row(notebook):
     """A notebook the gradebook knows no graded cell of (not released, say) still gets a row, so it is seen."""
     return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(whole notebook)",
             "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": notebook.status,
-            "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes"}
+            "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes",
+            "isolation": notebook.isolation or ""}
 
 
 def _late_row(notebook):
     return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(late penalty)",
             "grade_id": "", "kind": LATE, "score": _number(-min(notebook.late_penalty, notebook.raw_score)),
             "max_score": "0", "status": LATE, "reason": "handed in after the due date", "misconceptions": "",
-            "needs_attention": "no"}
+            "needs_attention": "no", "isolation": notebook.isolation or ""}
 
 
 def _number(value):
