@@ -20,4 +20,4 @@ demo: $(STAMP)
 	$(PY) -m grader demo
 
 test: $(STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q --durations=15 tests

@@ -223,3 +223,15 @@ def test_records_cover_every_test_cell(kit):
     found = {(r.student, r.notebook): {e.grade_id: e.status for e in r.exercises} for r in read_all(kit, ASSIGNMENT)}
     assert found["right", EXTRA] == {"row_sums_test": "graded", "triple_test": "graded"}
     assert found["wrong", BASICS]["double_test"] == "graded"
+
+
+def test_the_export_and_the_table_agree_with_the_gradebook(kit):
+    """Every graded cell of the extended course has the gradebook's score in the CSV; totals in the table."""
+    import csv
+    done = run(kit, "-m", "grader", "export", "--course", str(kit))
+    with open(done.stdout.strip().splitlines()[-1], newline="") as table:
+        exported = {(r["student"], r["notebook"], r["grade_id"]): float(r["score"])
+                    for r in csv.DictReader(table) if r["grade_id"] and r["score"]}
+    assert exported == {key: score for key, score in gradebook_scores(kit).items() if key in exported}
+    assert {key for key in gradebook_scores(kit) if key[1] == EXTRA} <= set(exported)
+    assert exported["right", EXTRA, "row_sums_test"] == 3 and exported["wrong", EXTRA, "row_sums_test"] == 0

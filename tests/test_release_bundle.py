@@ -102,11 +102,13 @@ def run_clean(python, *arguments, cwd):
 # Every code cell in order, as a kernel would run them (IPython magics such as %matplotlib left out).
 RUN_CELLS = """
 import json, sys
-namespace = {}
+from IPython.terminal.interactiveshell import TerminalInteractiveShell
+shell = TerminalInteractiveShell.instance()  # as a kernel runs them, with IPython's history
 for cell in json.load(open(sys.argv[1]))["cells"]:
     if cell["cell_type"] == "code":
-        lines = "".join(cell["source"]).splitlines()
-        exec("\\n".join(line for line in lines if not line.startswith(("%", "!"))), namespace)
+        result = shell.run_cell("".join(cell["source"]), store_history=True)
+        if not result.success:
+            sys.exit(f"a cell failed: {result.error_in_exec or result.error_before_exec!r}")
 import grader
 print("grader from", grader.__file__)
 """

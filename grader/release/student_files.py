@@ -1,9 +1,10 @@
 """The small files of the student bundle: what the student package needs, how to install it and work."""
 
 # The kit's tested versions (requirements.txt) of what the notebooks and the self-check import.
-# torch 2.13.0: the CPU build is enough.
+# torch 2.13.0: the CPU build is enough. IPython: the test cells read the cells run so far from its history.
 PINS = """\
 torch==2.13.0
+ipython==9.18.1
 numpy==2.4.6
 matplotlib==3.11.2
 nbformat==5.11.1

@@ -141,16 +141,7 @@ class Cgroup:
 
     def kill_all(self):
         """SIGKILL every process in the group until none is left."""
-        for _ in range(200):
-            pids = self.pids()
-            if not pids:
-                return
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            time.sleep(0.005)
+        kill_until_gone(self.pids)
 
     def remove(self):
         self.kill_all()
@@ -203,11 +194,16 @@ def _descendants(root):
 def kill_below(root):
     """SIGKILL every process below ``root`` (a subreaper: what a sandbox leaves is reparented to it)
     until none is left."""
+    kill_until_gone(lambda: _descendants(root))
+
+
+def kill_until_gone(find):
+    """SIGKILL the processes ``find()`` names, again and again, until it names none (for about a second)."""
     for _ in range(500):
-        below = _descendants(root)
-        if not below:
+        pids = find()
+        if not pids:
             return
-        for pid in below:
+        for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
