@@ -4,6 +4,7 @@ import json
 import shutil
 import stat
 import zipfile
+from zoneinfo import ZoneInfo
 
 import pytest
 from nbgrader.api import Gradebook
@@ -11,6 +12,7 @@ from nbgrader.utils import parse_utc
 
 from grader.api import collect
 from grader.cli import main
+from grader.collect.formats import brightspace, gradescope
 from grader.course import venv_on_path
 
 from .conftest import ROOT, SOLUTIONS
@@ -165,6 +167,32 @@ def test_gradescope_metadata_gives_identity_and_exact_utc_time(course, tmp_path)
     collect(export, course)
     assert tag(course, "s42") == "gs"
     assert timestamp(course, "s42") == datetime.datetime(2026, 3, 2, 17, 45, 10, 123456)
+
+
+@pytest.mark.parametrize("text,utc", [
+    ("Mar 2, 2026 1200 PM", datetime.datetime(2026, 3, 2, 17, 0)),   # noon, EST
+    ("Mar 2, 2026 1200 AM", datetime.datetime(2026, 3, 2, 5, 0)),    # midnight
+    ("Mar 2, 2026 1259 AM", datetime.datetime(2026, 3, 2, 5, 59)),
+    ("Mar 2, 2026 105 PM", datetime.datetime(2026, 3, 2, 18, 5)),    # 1:05 PM, not 10:05
+    ("Jul 1, 2026 930 AM", datetime.datetime(2026, 7, 1, 13, 30)),   # EDT
+    ("Dec 31, 2026 1130 PM", datetime.datetime(2027, 1, 1, 4, 30)),  # the next day in UTC
+    ("Mar 2, 2026 1345 PM", None), ("Mar 2, 2026 1260 PM", None), ("Foo 2, 2026 1010 AM", None),
+])
+def test_brightspace_times_on_a_twelve_hour_clock(text, utc):
+    assert brightspace.parse_time(text, ZoneInfo("America/Toronto")) == utc
+
+
+@pytest.mark.parametrize("text,utc", [
+    ("2026-03-02 09:45:10.123456789 -0800", datetime.datetime(2026, 3, 2, 17, 45, 10, 123456)),
+    ("2026-03-02 09:45:10.5 -08:00", datetime.datetime(2026, 3, 2, 17, 45, 10, 500000)),
+    ("2026-03-02 00:15:00 +05:30", datetime.datetime(2026, 3, 1, 18, 45)),
+    ("2026-03-02 23:30:00 -0100", datetime.datetime(2026, 3, 3, 0, 30)),
+    ("2026-03-02T12:00:00.365935-07:00", datetime.datetime(2026, 3, 2, 19, 0, 0, 365935)),
+    ("2026-03-02 12:00:00 +0000", datetime.datetime(2026, 3, 2, 12, 0)),
+    ("", None), ("2026-03-02 12:00:00", None), ("yesterday", None),
+])
+def test_gradescope_times_with_their_utc_offset(text, utc):
+    assert gradescope.parse_time(text) == utc
 
 
 def test_folder_of_students_is_copied_and_strays_reported(course, tmp_path, capsys):

@@ -57,6 +57,12 @@ WALL_SPIES = {  # student: answer to attention_scores; full marks iff the wall h
         "               '/opt', '/srv', '/home', '/root', '/dev/mqueue', '{home}', '{course}']:\n"
         f"    try:\n        open(os.path.join(folder, '{PROBE_FILE}'), 'w').write('x')\n        leak = True\n"
         "    except OSError:\n        pass\n"),
+    "kitspy": _if_wall_holds(  # of the kit, only grader/boundary.py's student-safe part is readable
+        "def _reads(path):\n    try:\n        return bool(open('{kit}/grader/' + path, 'rb').read())\n"
+        "    except OSError:\n        return False\n"
+        "leak = not (_reads('checks/__init__.py') and _reads('selfcheck/plugin.py')) or any(_reads(path) for path in\n"
+        "    ['demo/run.py', 'autograde/jobs.py', 'records/__init__.py', 'sandbox/levels.py', 'hidden/__init__.py',\n"
+        "     'reference/__init__.py', 'api.py', 'boundary.py'])\n"),
 }
 ATTACKS_HERE = {  # like test_sandbox_attacks.ATTACKS: (answer, expected status of attention_scores)
     "shm": ("import ctypes\nlibc = ctypes.CDLL(None)\n"

@@ -4,9 +4,9 @@ The job lists the notebook's code cells in order, as units: a cell to run (``cel
 autograded test cell the kit knows nothing about, run with nbgrader's rules (``test``), or a kit
 test cell (``kit``): the exercise is probed where the cell stands, and judged here.
 """
-import pathlib
 import sys
 
+from ..boundary import KIT_ROOT, student_paths
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
 from ..checks.framework import judge_parts, plan, sandbox_requests, with_source_outcomes
@@ -14,8 +14,6 @@ from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
 
-KIT_ROOT = pathlib.Path(__file__).resolve().parents[2]
-PACKAGE = KIT_ROOT / "grader"
 DEFAULT_LIMITS = {
     "memory_bytes": 2 << 30,       # resident memory of all the notebook's processes
     "processes": 64,
@@ -36,10 +34,9 @@ UNIT_FAILURES = {
 
 def secret_paths(course):
     """What a submission must not see: the course and the kit, but for the Python environment and
-    the student-safe part of the kit; and the kit's hidden checks and references."""
-    keep = [sys.prefix, PACKAGE]
-    hidden = paths_to_hide([course, KIT_ROOT], keep)
-    return hidden + [str(PACKAGE / "hidden"), str(PACKAGE / "reference")]
+    the student-safe part of the kit (grader/boundary.py): hidden checks, references, records, the
+    demo and the grader's own code are all covered."""
+    return paths_to_hide([course, KIT_ROOT], [sys.prefix, *student_paths()])
 
 
 def planned_checks(name):

@@ -10,10 +10,8 @@ import sys
 import tempfile
 
 from . import student_files
+from ..boundary import STUDENT_PACKAGES, student_files as student_modules
 
-GRADER = pathlib.Path(__file__).resolve().parent.parent
-# Only these parts of the grader reach students: hidden checks and references never do.
-STUDENT_PACKAGES = ["checks", "selfcheck"]
 DISTRIBUTION = "attention-kit-student"
 VERSION = "0.1.0"
 # The entry point is named after the module, so that ``-p grader.selfcheck.plugin`` or a conftest.py
@@ -48,12 +46,8 @@ def wheel_name():
 
 
 def student_sources():
-    """{path inside the package's source tree: bytes}: grader/__init__.py and the student-safe packages."""
-    files = {"grader/__init__.py": (GRADER / "__init__.py").read_bytes()}
-    for package in STUDENT_PACKAGES:
-        for path in sorted((GRADER / package).glob("*.py")):
-            files[f"grader/{package}/{path.name}"] = path.read_bytes()
-    return files
+    """{path inside the package's source tree: bytes}: the student-safe modules (grader/boundary.py)."""
+    return {name: path.read_bytes() for name, path in student_modules().items()}
 
 
 def build_wheel(out_dir):

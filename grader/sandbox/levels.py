@@ -23,14 +23,13 @@ import shutil
 import sys
 import tempfile
 
+from .. import boundary
 from . import cgroup, isolation, landlock, seccomp
 
 LEVELS = ("root", "userns", "landlock", "none")
 AUTOMATIC = LEVELS[:3]
 SETTING = 'c.SandboxExecute.isolation = "none"'
-PACKAGE = pathlib.Path(__file__).resolve().parents[1]
-KEEP = [sys.base_prefix, sys.prefix, PACKAGE]  # stay visible at the namespace levels (minus hidden parts)
-STUDENT_SAFE = [PACKAGE / "__init__.py", PACKAGE / "checks"]
+KEEP = [sys.base_prefix, sys.prefix, *boundary.student_paths()]  # stay visible at the namespace levels
 SYSTEM_LIBRARIES = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache"]
 DEVICES = ["/dev/urandom", "/dev/random", "/dev/zero"]
 SCRATCH_PREFIX = "attention-kit-sandbox-"
@@ -79,9 +78,9 @@ def seal(job):
 
 def readable(hidden):
     """What a Landlock sandbox may read: the Python environment (each folder on sys.path that holds
-    nothing hidden), the student-safe checks, the system's libraries and a few devices."""
+    nothing hidden), the student-safe part of the kit (grader/boundary.py), the system's libraries and a few devices."""
     hidden = [pathlib.Path(h).resolve() for h in hidden]
-    candidates = [sys.prefix, sys.base_prefix, *sys.path, *STUDENT_SAFE, *SYSTEM_LIBRARIES, *DEVICES]
+    candidates = [sys.prefix, sys.base_prefix, *sys.path, *boundary.student_paths(), *SYSTEM_LIBRARIES, *DEVICES]
     found = []
     for path in dict.fromkeys(pathlib.Path(p).resolve() for p in candidates if p):
         covers_hidden = any(h == path or path in h.parents or h in path.parents for h in hidden)

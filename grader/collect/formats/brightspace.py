@@ -9,10 +9,9 @@ import re
 
 from ..found import Found, Identity, Ignored
 
-WHEN = r"(?P<month>[A-Z][a-z]{2}) (?P<day>\d{1,2}), (?P<year>\d{4}) (?P<hour>\d{1,2})(?P<minute>\d{2}) (?P<half>AM|PM)"
+WHEN = r"(?P<when>[A-Z][a-z]{2} \d{1,2}, \d{4} \d{3,4} [AP]M)"
 NAME = re.compile(rf"(?:^|/)(?P<submission>\d+)-(?P<file_id>\d+) - (?P<name>.+?) - {WHEN}(?: - |/)(?P<file>[^/]+)$")
-MONTHS = {name: number for number, name in enumerate(
-    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], start=1)}
+TIME = "%b %d, %Y %I%M %p"
 
 
 def read_notes(entries, context):
@@ -24,20 +23,19 @@ def parse(entry, context):
     if entry.path.name == "index.html":
         return Ignored(path, "Brightspace index page")
     match = NAME.search(path)
-    if not match or match["month"] not in MONTHS:
+    submitted = parse_time(match["when"], context.timezone) if match else None
+    if submitted is None:
         return None
-    submitted = parse_time(match, context.timezone)
     identity = Identity("brightspace", match["name"], name=match["name"])
     return Found(path, identity, match["file"], entry.read, submitted_at=submitted,
                  version=(int(match["submission"]), int(match["file_id"])))
 
 
-def parse_time(match, timezone):
-    """``Mon D, YYYY HMM AM`` in the given time zone, as naive UTC."""
-    hour = int(match["hour"])
-    if not 1 <= hour <= 12:
-        raise ValueError(f"hour {hour} in a 12-hour clock")
-    hour = hour % 12 + (12 if match["half"] == "PM" else 0)
-    local = datetime.datetime(int(match["year"]), MONTHS[match["month"]], int(match["day"]), hour,
-                              int(match["minute"]), tzinfo=timezone)
-    return local.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+def parse_time(text, timezone):
+    """``Mon D, YYYY HMM AM`` in the given time zone, as naive UTC (None when it is no such time).
+    The hour is padded to two digits first: ``105 PM`` is 1:05 PM, not 10:05."""
+    try:
+        local = datetime.datetime.strptime(re.sub(r" (\d{3}) ", r" 0\1 ", text), TIME)
+    except ValueError:
+        return None
+    return local.replace(tzinfo=timezone).astimezone(datetime.timezone.utc).replace(tzinfo=None)

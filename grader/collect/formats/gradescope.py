@@ -12,8 +12,9 @@ from ..found import Found, Identity, Ignored
 
 METADATA = "submission_metadata.yml"
 FOLDER = re.compile(r"^(?:.*/)?(?P<key>submission_\d+)/(?:.*/)?(?P<file>[^/]+)$")
-CREATED = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{2}:\d{2}:\d{2})(?:\.(?P<fraction>\d+))?"
-                     r"\s*(?P<sign>[+-])(?P<hours>\d{2}):?(?P<minutes>\d{2})$")
+# ``2026-03-02 17:45:10.123456789 -08:00`` as the export writes it, or ISO 8601 (``T``, no space before the offset).
+CREATED = [f"%Y-%m-%d{between}%H:%M:%S{fraction}{space}%z"
+           for between in " T" for fraction in (".%f", "") for space in (" ", "")]
 
 
 def read_notes(entries, context):
@@ -50,11 +51,13 @@ def parse(entry, context):
 
 
 def parse_time(text):
-    """Gradescope's ``:created_at:`` as naive UTC (None when absent)."""
-    match = CREATED.match(text.strip())
-    if not match:
-        return None
-    fraction = (match["fraction"] or "0")[:6].ljust(6, "0")
-    local = datetime.datetime.fromisoformat(f"{match['date']}T{match['time']}.{fraction}")
-    offset = datetime.timedelta(hours=int(match["hours"]), minutes=int(match["minutes"]))
-    return local - offset if match["sign"] == "+" else local + offset
+    """Gradescope's ``:created_at:`` as naive UTC (None when absent). strptime reads at most six digits
+    of a fraction of a second: the rest (Gradescope writes nanoseconds) is dropped first."""
+    text = re.sub(r"(\.\d{6})\d+", r"\1", text.strip())
+    for form in CREATED:
+        try:
+            created = datetime.datetime.strptime(text, form)
+        except ValueError:
+            continue
+        return created.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return None

@@ -1,0 +1,67 @@
+"""One student-safe boundary (grader/boundary.py): the wheel ships it, and a sandbox at every level reads it
+and nothing else of the kit. The sandboxes themselves are tried in test_isolation_levels.py (the kit spy)."""
+import ast
+import pathlib
+import sys
+
+import pytest
+
+from grader import boundary
+from grader.autograde.jobs import secret_paths
+from grader.release.wheel import student_sources
+from grader.sandbox import levels
+
+KIT_PACKAGE = boundary.PACKAGE
+NOT_FOR_STUDENTS = ["demo", "autograde", "records", "hidden", "reference", "sandbox", "api.py", "gradebook.py"]
+
+
+def kit_files():
+    """Every file of the kit's package, by its path from the kit's root."""
+    return sorted(p for p in KIT_PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def covered(path, hidden):
+    return any(h == path or h in path.parents for h in map(pathlib.Path, hidden))
+
+
+def is_student_safe(path):
+    return any(a == path or a in path.parents for a in boundary.student_paths())
+
+
+def test_the_wheel_ships_exactly_the_student_safe_modules():
+    safe = {p.relative_to(boundary.KIT_ROOT).as_posix() for p in kit_files() if is_student_safe(p) and p.suffix == ".py"}
+    assert set(student_sources()) == safe
+    assert {"grader/__init__.py", "grader/checks/plain.py", "grader/selfcheck/plugin.py"} <= safe
+
+
+def test_namespace_levels_cover_everything_of_the_kit_but_the_student_safe_part(tmp_path):
+    hidden = secret_paths(tmp_path)
+    assert [p for p in kit_files() if is_student_safe(p) and covered(p, hidden)] == []
+    assert [p for p in kit_files() if not is_student_safe(p) and not covered(p, hidden)] == []
+    assert all(covered(KIT_PACKAGE / name, hidden) for name in NOT_FOR_STUDENTS)
+
+
+def test_landlock_reads_nothing_of_the_kit_but_the_student_safe_part(tmp_path):
+    environment = pathlib.Path(sys.prefix).resolve()
+    readable = [pathlib.Path(p) for p in levels.readable(secret_paths(tmp_path))]
+    of_the_kit = {p for p in readable if boundary.KIT_ROOT in p.parents and environment not in (p, *p.parents)}
+    assert of_the_kit == set(boundary.student_paths())
+
+
+@pytest.mark.parametrize("path", sorted(boundary.student_files().values()), ids=lambda p: p.name)
+def test_student_safe_modules_import_nothing_of_the_kit_outside_the_boundary(path):
+    """What the wheel ships must import within the wheel: anything else would be missing on a student's machine."""
+    package = path.parent.relative_to(boundary.KIT_ROOT).parts
+    outside = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else ()
+            names = [".".join((*base, *node.module.split("."))) if node.module else ".".join(base)]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        for name in names:
+            parts = name.strip(".").split(".")
+            if parts[0] == "grader" and not (len(parts) == 1 or parts[1] in boundary.STUDENT_PACKAGES):
+                outside.append(name)
+    assert outside == []
