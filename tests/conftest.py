@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from . import course_builder
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions" / "self_attention"
 EXERCISES = ROOT / "exercises" / "self_attention"
@@ -26,3 +28,22 @@ def wrong_answers():
 @pytest.fixture(scope="session")
 def root():
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def released_course(tmp_path_factory):
+    """The kit's course released once for the session, with test limits; never changed: copy it
+    (``course_builder.make_course``, or the ``course_copy`` fixture)."""
+    return course_builder.release_course(tmp_path_factory.mktemp("released") / "course")
+
+
+@pytest.fixture
+def course_copy(released_course, tmp_path):
+    """A released course of this test's own."""
+    return course_builder.make_course(released_course, tmp_path / "course")
+
+
+@pytest.fixture(scope="session")
+def empty_gradebook(tmp_path_factory):
+    """A new, empty gradebook file made once for the session: copy it to a course's gradebook.db."""
+    return course_builder.empty_gradebook(tmp_path_factory.mktemp("gradebook"))

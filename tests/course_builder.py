@@ -1,11 +1,19 @@
-"""Small nbgrader courses for the end-to-end tests: the kit's config, and submissions made from answers."""
+"""Small nbgrader courses for the end-to-end tests: the kit's config, and submissions made from answers.
+
+Every test course starts from :func:`new_test_course`. Releasing takes seconds (``nbgrader
+generate_assignment``), so the session releases the kit's course once (``released_course`` in
+conftest.py) and each test grades a copy of its own (:func:`make_course`).
+"""
 import json
 import pathlib
+import shutil
 import subprocess
 import sys
 
 import nbformat
+from nbgrader.api import Gradebook
 
+from grader.course import run_nbgrader, venv_on_path
 from grader.demo.fill import fill, reference_answers
 from grader.demo.run import new_course
 
@@ -18,14 +26,36 @@ c.SandboxExecute.memory_bytes = 512 << 20
 """
 
 
-def make_course(folder):
-    """A released course with limits small enough for tests."""
+def new_test_course(folder, config=""):
+    """A course not released yet: the kit's solutions and config, with limits small enough for tests
+    and ``config`` added."""
     course = new_course(pathlib.Path(folder))
-    with open(course / "nbgrader_config.py", "a") as config:
-        config.write(FAST_LIMITS)
-    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force",
-                    "--log-level=ERROR"], cwd=course, check=True, capture_output=True)
+    with open(course / "nbgrader_config.py", "a") as file:
+        file.write(FAST_LIMITS + config)
     return course
+
+
+def release_course(folder):
+    """A released course (nbgrader's release folder and a gradebook that knows the assignment)."""
+    course = new_test_course(folder)
+    run_nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
+    return course
+
+
+def make_course(released, folder):
+    """A released course of a test's own: a copy of ``released`` (the session's ``released_course``)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(released, folder)
+    return pathlib.Path(folder)
+
+
+def empty_gradebook(folder):
+    """A new, empty SQLite gradebook (nbgrader runs ``alembic`` to make one: seconds); conftest's
+    ``empty_gradebook`` makes one per session, for tests to copy."""
+    path = pathlib.Path(folder) / "gradebook.db"
+    with venv_on_path(), Gradebook(f"sqlite:///{path}"):
+        pass
+    return path
 
 
 def submission(course, answers=None, notebook=BASICS):

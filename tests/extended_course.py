@@ -9,10 +9,9 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from grader.course import path_with_venv, run_nbgrader
-from grader.demo.run import new_course
 from grader.gradebook import gradebook
 
-from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, submission
+from .course_builder import ASSIGNMENT, BASICS, new_test_course, submission
 
 EXTRA = "06_extra.ipynb"
 LATE_PENALTY = """
@@ -47,11 +46,9 @@ TRIPLE_TEST = graded(new_code_cell("assert triple(1) == 3\n### BEGIN HIDDEN TEST
 def make_extended_course(folder):
     """Released to the exchange: notebook 01 with three more graded cells, a new notebook 06 with a plain exercise."""
     folder = pathlib.Path(folder)
-    course = new_course(folder / "course")
+    course = new_test_course(folder / "course", LATE_PENALTY + exchange_config(folder))
     (folder / "exchange").mkdir(mode=0o777)
     os.chmod(folder / "exchange", 0o777)
-    with open(course / "nbgrader_config.py", "a") as config:
-        config.write(FAST_LIMITS + LATE_PENALTY + exchange_config(folder))
     source = course / "solutions" / ASSIGNMENT
     basics = nbformat.read(source / BASICS, as_version=4)
     basics.cells += [DOUBLE, DOUBLE_TEST, WRITTEN, TASK]

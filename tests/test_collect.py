@@ -21,11 +21,13 @@ BASICS, STEPS = "01_attention_basics.ipynb", "02_self_attention_step_by_step.ipy
 
 
 @pytest.fixture
-def course(tmp_path):
-    """A course whose release folder holds the assignment's notebooks (collect only reads their names)."""
+def course(tmp_path, empty_gradebook):
+    """A course whose release folder holds the assignment's notebooks (collect only reads their names),
+    with an empty gradebook."""
     course = tmp_path / "course"
     shutil.copytree(SOLUTIONS, course / "exercises" / "self_attention")
     shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copy(empty_gradebook, course)
     return course
 
 

@@ -17,7 +17,7 @@ from nbgrader.api import Gradebook
 from grader.demo.fill import fill, reference_answers
 
 from .conftest import ROOT
-from .course_builder import ASSIGNMENT, FAST_LIMITS
+from .course_builder import ASSIGNMENT, new_test_course
 
 BASICS, CAUSAL, EXTRA = "01_attention_basics.ipynb", "04_causal_self_attention.ipynb", "06_extra.ipynb"
 
@@ -153,13 +153,8 @@ STUDENTS = {  # student: {notebook: answers by grade_id, or None for the untouch
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory):
-    kit = tmp_path_factory.mktemp("extended") / "kit"
-    kit.mkdir()
+    kit = new_test_course(tmp_path_factory.mktemp("extended") / "kit")
     shutil.copytree(ROOT / "grader", kit / "grader", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "solutions", kit / "solutions")
-    shutil.copy(ROOT / "nbgrader_config.py", kit)
-    with open(kit / "nbgrader_config.py", "a") as config:
-        config.write(FAST_LIMITS)
     extend(kit)
     run(kit, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force", "--log-level=ERROR")
     for student, notebooks in STUDENTS.items():

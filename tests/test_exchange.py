@@ -16,9 +16,7 @@ from nbgrader.api import Gradebook
 
 from grader.course import course_directory, venv_on_path
 
-from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, submission
-from grader.demo.run import new_course
-from grader.api import release
+from .course_builder import ASSIGNMENT, BASICS, make_course, submission
 
 COURSE_ID = "self_attention_kit"
 STUDENTS = {"alice": True, "bob": False}  # True: the reference answers in notebook 01; False: the stubs
@@ -39,13 +37,10 @@ def as_student(student, home, *arguments, exchange):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(released_course, tmp_path_factory):
     top = tmp_path_factory.mktemp("exchange-workflow")
     exchange = top / "exchange"
-    course = new_course(top / "instructor" / "course")
-    with open(course / "nbgrader_config.py", "a") as config:
-        config.write(FAST_LIMITS)
-    release(course, ASSIGNMENT)
+    course = make_course(released_course, top / "instructor" / "course")
     nbgrader(course, "release_assignment", ASSIGNMENT, exchange=exchange)
     homes = {}
     for student, correct in STUDENTS.items():

@@ -20,11 +20,12 @@ BASICS = "01_attention_basics"
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
+def course(tmp_path_factory, empty_gradebook):
     """A gradebook: jdoe 7/10 less a 2-point late penalty, a formula-like name with 10/10, and one who
     handed in nothing."""
     course = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copy(empty_gradebook, course)
     with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:
         gradebook.add_assignment("self_attention", duedate=datetime.datetime(2026, 3, 2, 18))
         gradebook.add_notebook(BASICS, "self_attention")

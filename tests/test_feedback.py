@@ -67,8 +67,8 @@ def autograded(course, one, answer):
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("feedback") / "course")
+def course(released_course, tmp_path_factory):
+    course = make_course(released_course, tmp_path_factory.mktemp("feedback") / "course")
     graded = graded_wrong_answers()
     graded[1][0].tampered = [{"grade_id": graded[1][0].exercises[0].cell, "change": "edited"}]
     with gradebook(course) as book:

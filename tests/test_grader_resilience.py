@@ -8,15 +8,14 @@ import time
 
 import psutil
 
-from .course_builder import ASSIGNMENT, make_course, records, submission, submit
+from .course_builder import ASSIGNMENT, records, submission, submit
 
 WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
 CLASS = {f"s{n:02d}": kind for n, kind in enumerate(["right", "stub", "wrong"] * 4)}
 EXPECTED = {"right": 24.0, "stub": 0.0, "wrong": 21.0}
 
 
-def class_course(folder):
-    course = make_course(folder)
+def class_course(course):
     release = (course / "exercises" / ASSIGNMENT / "01_attention_basics.ipynb").read_text()
     for student, kind in CLASS.items():
         nb = {"right": submission(course), "wrong": submission(course, {"attention_scores": WRONG}),
@@ -49,8 +48,8 @@ def no_sandbox_left():
     return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == 65534]
 
 
-def test_killed_grader_loses_and_duplicates_nothing(tmp_path):
-    course = class_course(tmp_path / "course")
+def test_killed_grader_loses_and_duplicates_nothing(course_copy):
+    course = class_course(course_copy)
     grader = start_grader(course)
     markers = course / "grading" / ASSIGNMENT
     deadline = time.monotonic() + 300
@@ -67,8 +66,8 @@ def test_killed_grader_loses_and_duplicates_nothing(tmp_path):
     assert_graded_once_and_right(course)
 
 
-def test_two_graders_at_once_do_not_corrupt_the_course(tmp_path):
-    course = class_course(tmp_path / "course")
+def test_two_graders_at_once_do_not_corrupt_the_course(course_copy):
+    course = class_course(course_copy)
     first, second = start_grader(course), start_grader(course)
     outcomes = [p.communicate(timeout=600) for p in (first, second)]
     assert (first.returncode, second.returncode) == (0, 0), [o[1][-2000:] for o in outcomes]

@@ -140,9 +140,9 @@ def _without_namespaces(command, python):
     return [python, "-c", wrapper, *command]
 
 
-def _course(folder, students, isolation, owner=None):
+def _course(released, folder, students, isolation, owner=None):
     """A course at ``isolation`` with a submission per student (None: the release, all stubs)."""
-    course = make_course(folder)
+    course = make_course(released, folder)
     with open(course / "nbgrader_config.py", "a") as config:
         config.write(f'c.SandboxExecute.isolation = "{isolation}"\n')
     home = pwd.getpwnam(USER).pw_dir if owner else "/root"
@@ -167,7 +167,7 @@ def _shm_keys():
 
 
 @pytest.fixture(scope="module", params=list(LEVELS))
-def graded(request, tmp_path_factory):
+def graded(request, released_course, tmp_path_factory):
     level = request.param
     unprivileged, all_attacks = LEVELS[level]
     attacks = {**(ATTACKS if all_attacks else {}), **ATTACKS_HERE}
@@ -176,12 +176,12 @@ def graded(request, tmp_path_factory):
         home, python = request.getfixturevalue("grader_user")
         folder = home / f"course-{level}"
         shutil.rmtree(folder, ignore_errors=True)
-        course = _course(folder, students, "auto" if level == "landlock" else level, owner=USER)
+        course = _course(released_course, folder, students, "auto" if level == "landlock" else level, owner=USER)
         command = _as_user(home, python, "-m", "grader", "autograde", "--course", str(course))
         if level == "landlock":
             command = _without_namespaces(command, python)
     else:
-        course = _course(tmp_path_factory.mktemp(level) / "course", students, level)
+        course = _course(released_course, tmp_path_factory.mktemp(level) / "course", students, level)
         command = [sys.executable, "-m", "grader", "autograde", "--course", str(course)]
     done = _run(command, cwd=course, timeout=900, env={**os.environ, SECRET: "1"})
     assert done.returncode == 0, done.stderr[-3000:]
@@ -242,9 +242,9 @@ def test_nothing_is_left_on_the_machine(graded):
 
 
 @pytest.fixture
-def refused(grader_user):
+def refused(grader_user, released_course):
     home, python = grader_user
-    course = _course(home / "course-refused", {"good": RIGHT}, "root", owner=USER)
+    course = _course(released_course, home / "course-refused", {"good": RIGHT}, "root", owner=USER)
     yield _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course,
                timeout=600)
     shutil.rmtree(course, ignore_errors=True)
@@ -257,9 +257,9 @@ def test_a_sandbox_that_cannot_start_is_reported_plainly(refused):
     assert "Traceback" not in refused.stderr and "SystemExit" not in refused.stderr
 
 
-def test_grades_without_isolation_are_marked(grader_user):
+def test_grades_without_isolation_are_marked(grader_user, released_course):
     home, python = grader_user
-    course = _course(home / "course-none", {"good": RIGHT, "wrong": WRONG}, "none", owner=USER)
+    course = _course(released_course, home / "course-none", {"good": RIGHT, "wrong": WRONG}, "none", owner=USER)
     try:
         done = _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course,
                     timeout=600)

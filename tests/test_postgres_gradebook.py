@@ -15,9 +15,8 @@ from nbgrader.api import Gradebook
 
 from grader.api import collect, export, feedback, release, report
 from grader.course import course_directory, venv_on_path
-from grader.demo.run import new_course
 
-from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, autograde, submission
+from .course_builder import ASSIGNMENT, BASICS, autograde, new_test_course, submission
 from .postgres import binaries, create_database, postgres_server
 
 
@@ -32,11 +31,8 @@ def server():
 
 def make_course(folder, db_url=None):
     """A released course (through the kit's release verb) whose gradebook is at ``db_url``."""
-    course = new_course(pathlib.Path(folder) / "course")
-    with open(course / "nbgrader_config.py", "a") as config:
-        config.write(FAST_LIMITS)
-        if db_url:
-            config.write(f"\nc.CourseDirectory.db_url = {db_url!r}\n")
+    course = new_test_course(pathlib.Path(folder) / "course",
+                             f"\nc.CourseDirectory.db_url = {db_url!r}\n" if db_url else "")
     release(course, ASSIGNMENT)
     return course
 

@@ -11,8 +11,8 @@ NOTEBOOKS = ["01_attention_basics.ipynb", "05_multi_head_attention.ipynb"]
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("roundtrip") / "course")
+def course(released_course, tmp_path_factory):
+    course = make_course(released_course, tmp_path_factory.mktemp("roundtrip") / "course")
     for notebook in NOTEBOOKS:
         submit(course, "filled", submission(course, notebook=notebook), notebook)
         release = (course / "exercises" / ASSIGNMENT / notebook).read_text()

@@ -98,8 +98,8 @@ def tampered(course, change):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("attacks") / "course")
+def graded(released_course, tmp_path_factory):
+    course = make_course(released_course, tmp_path_factory.mktemp("attacks") / "course")
     submit(course, "good", submission(course))
     submit(course, "stubs", _release(course))
     for student, (answer, _) in ATTACKS.items():

@@ -102,19 +102,28 @@ def _cover_keeping(folder, inside, size, mode, staging):
     (their own covered parts, such as the hidden checks, stay covered)."""
     staged = []
     for n, path in enumerate(inside):
-        target = staging / str(n)
-        target.mkdir(parents=True)
+        target = _mount_point(staging / str(n), path)
         _check(_libc.mount(str(path).encode(), str(target).encode(), None, MS_BIND | MS_REC, None), f"stage {path}")
         staged.append((target, path))
     _mount_tmpfs(folder, size, mode)
     for target, path in staged:
-        path.mkdir(parents=True, exist_ok=True)
+        _mount_point(path, target)
         _check(_libc.mount(str(target).encode(), str(path).encode(), None, MS_BIND | MS_REC, None), f"keep {path}")
+
+
+def _mount_point(point, like):
+    """An empty folder at ``point``, or an empty file when ``like`` is a file: where ``like`` can be bound."""
+    point.parent.mkdir(parents=True, exist_ok=True)
+    if like.is_dir():
+        point.mkdir(exist_ok=True)
+    else:
+        point.touch()
+    return point
 
 
 def _closed_ancestor(path):
     """The highest folder on the way to ``path`` that others may not enter (such as /root), or None."""
-    chain = list(reversed(path.parents))[1:] + [path]
+    chain = list(reversed(path.parents))[1:] + ([path] if path.is_dir() else [])
     return next((folder for folder in chain if not folder.stat().st_mode & 0o001), None)
 
 
