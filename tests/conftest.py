@@ -1,8 +1,10 @@
 """Shared helpers for the kit's tests."""
+import fcntl
 import importlib
 import os
 import pathlib
 import sys
+import tempfile
 
 import pytest
 
@@ -23,6 +25,20 @@ def wrong_answers():
         if path.stem != "__init__":
             rows.extend(importlib.import_module(f"tests.wrong_answers.{path.stem}").WRONG)
     return rows
+
+
+@pytest.fixture(scope="module", autouse=True)
+def sandboxes_apart(request):
+    """Under pytest-xdist (``make test``), a module marked ``sandbox_alone`` (it checks that no sandbox is left
+    on the machine) runs while no other module runs a sandbox; ``sandbox`` modules run side by side."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    alone = request.node.get_closest_marker("sandbox_alone") is not None
+    if run is None or not (alone or request.node.get_closest_marker("sandbox")):
+        yield
+        return
+    with open(pathlib.Path(tempfile.gettempdir()) / f"self-attention-kit-tests-{run}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        yield
 
 
 @pytest.fixture(scope="session")

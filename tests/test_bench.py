@@ -1,5 +1,9 @@
 """The benchmark script still runs, on a class small enough for CI (its figures are not asserted)."""
+import pytest
+
 from bench.autograde_speed import main
+
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 
 def test_benchmark_runs_on_a_tiny_class(capsys):

@@ -19,6 +19,8 @@ from grader.demo.fill import fill, reference_answers
 from .conftest import ROOT
 from .course_builder import ASSIGNMENT, new_test_course
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
 BASICS, CAUSAL, EXTRA = "01_attention_basics.ipynb", "04_causal_self_attention.ipynb", "06_extra.ipynb"
 
 VISIBLE_CHECKS = '''

@@ -1,5 +1,9 @@
 """``make demo``: the whole round on the generated class, graded as the generator expects."""
+import pytest
+
 from grader.demo.run import demo
+
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 
 def test_demo_grades_the_class_as_the_generator_expects(tmp_path):

@@ -10,6 +10,8 @@ from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
 from grader.demo.generate import make_class
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):

@@ -18,6 +18,8 @@ from grader.course import course_directory, venv_on_path
 
 from .course_builder import ASSIGNMENT, BASICS, make_course, submission
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
 COURSE_ID = "self_attention_kit"
 STUDENTS = {"alice": True, "bob": False}  # True: the reference answers in notebook 01; False: the stubs
 

@@ -26,6 +26,8 @@ from .conftest import wrong_answers
 from .course_builder import ASSIGNMENT, graded_cell, make_course
 from .hidden_lines import hidden_test_lines, text_files
 
+pytestmark = pytest.mark.slow
+
 TRACED = "attention_scores"  # its test cell carries a failed hidden test's traceback in every notebook 01
 
 

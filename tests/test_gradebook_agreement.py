@@ -16,6 +16,8 @@ from grader.gradebook import gradebook
 from .course_builder import ASSIGNMENT, BASICS, autograde
 from .extended_course import DUE, EXTRA, as_student, collect, grade_by_hand, hand_in, make_extended_course
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
 WRONG_DOUBLE = "def double(x):\n    return 3 * x"  # fails the visible assert
 SLY_DOUBLE = "def double(x):\n    return 4 if x == 2 else x"  # passes it, fails the hidden one
 WRONG_SOFTMAX = "import torch\ndef softmax_scores(scores):\n    return torch.softmax(scores, dim=0)"

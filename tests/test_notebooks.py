@@ -62,6 +62,7 @@ def test_total_points_shown_at_the_top(notebook):
     assert f"This notebook is worth **{total:g} points**." in nb.cells[0].source
 
 
+@pytest.mark.slow
 def test_solution_runs_top_to_bottom_with_full_marks_and_no_stderr(notebook):
     name, nb = notebook
     client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",

@@ -230,6 +230,7 @@ def test_without_the_notebook_the_rule_is_not_guessed():
     assert "not available" in results[-1].failure.what
 
 
+@pytest.mark.slow
 def test_self_check_reads_the_notebook_it_runs(tmp_path):
     """`pytest <notebook>` judges the rule from the notebook's cells, as the grader does."""
     import nbformat

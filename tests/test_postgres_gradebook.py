@@ -16,9 +16,10 @@ from nbgrader.api import Gradebook
 from grader.api import collect, export, feedback, release, report
 from grader.course import course_directory, venv_on_path
 
-from .course_builder import ASSIGNMENT, BASICS, autograde, new_test_course, submission
+from .course_builder import ASSIGNMENT, BASICS, autograde, make_course, new_test_course, submission
 from .postgres import binaries, create_database, postgres_server
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 
 @pytest.fixture(scope="module")
@@ -29,10 +30,9 @@ def server():
         yield url
 
 
-def make_course(folder, db_url=None):
+def released_with(folder, db_url):
     """A released course (through the kit's release verb) whose gradebook is at ``db_url``."""
-    course = new_test_course(pathlib.Path(folder) / "course",
-                             f"\nc.CourseDirectory.db_url = {db_url!r}\n" if db_url else "")
+    course = new_test_course(pathlib.Path(folder) / "course", f"\nc.CourseDirectory.db_url = {db_url!r}\n")
     release(course, ASSIGNMENT)
     return course
 
@@ -67,7 +67,7 @@ def nbgrader_autograde(course, student):
 
 
 def test_every_verb_works_on_a_postgresql_gradebook(server, tmp_path):
-    course = make_course(tmp_path, create_database(server, "verbs"))
+    course = released_with(tmp_path, create_database(server, "verbs"))
     assert not (course / "gradebook.db").exists()
     enrol(course, "alice", "bob")
     collected = hand_in(course, tmp_path / "handins", {"alice": True, "bob": False})
@@ -85,8 +85,9 @@ def test_every_verb_works_on_a_postgresql_gradebook(server, tmp_path):
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_two_graders_at_once_lose_nothing(backend, server, tmp_path):
-    course = make_course(tmp_path, create_database(server, "graders") if backend == "postgresql" else None)
+def test_two_graders_at_once_lose_nothing(backend, server, released_course, tmp_path):
+    course = released_with(tmp_path, create_database(server, "graders")) if backend == "postgresql" else \
+        make_course(released_course, tmp_path / "course")
     enrol(course, "carol", "dave")
     hand_in(course, tmp_path / "handins", {"carol": True, "dave": False})
     with concurrent.futures.ThreadPoolExecutor(2) as graders:

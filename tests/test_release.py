@@ -28,6 +28,7 @@ def fresh_release(tmp_path_factory):
     return release_into(tmp_path_factory.mktemp("course"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("notebook", notebooks())
 def test_committed_exercises_are_the_current_release(fresh_release, notebook):
     fresh = nbformat.read(fresh_release / notebook, as_version=4)
@@ -79,6 +80,7 @@ def test_student_side_never_imports_hidden_checks_or_references(path):
     assert not {m for m in imported if "hidden" in m or "reference" in m}
 
 
+@pytest.mark.slow
 def test_self_check_loads_no_hidden_module():
     code = ("import sys, pytest; pytest.main(['-q', '-p', 'no:cacheprovider', sys.argv[1]]); "
             "print(sorted(m for m in sys.modules if m.startswith('grader.hidden') or m.startswith('grader.reference')))")

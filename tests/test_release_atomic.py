@@ -7,6 +7,8 @@ from grader.api import release
 
 from .conftest import EXERCISES, ROOT, SOLUTIONS
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def course(tmp_path):

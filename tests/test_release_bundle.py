@@ -19,6 +19,8 @@ from grader.release.wheel import wheel_name
 from .conftest import EXERCISES, ROOT, SOLUTIONS
 from .hidden_lines import hidden_test_lines, solution_lines, text_files
 
+pytestmark = pytest.mark.slow
+
 TOP = "self_attention-student"
 STEPS = "02_self_attention_step_by_step.ipynb"
 

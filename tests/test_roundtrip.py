@@ -7,6 +7,8 @@ import pytest
 
 from .course_builder import ASSIGNMENT, make_course, submission, submit
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
 NOTEBOOKS = ["01_attention_basics.ipynb", "05_multi_head_attention.ipynb"]
 
 

@@ -15,6 +15,8 @@ from grader.records import read_all
 from .course_builder import (ASSIGNMENT, autograde, exercise, make_course, records, submission, submit,
                              graded_cell)
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox_alone]
+
 WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
 RIGHT = "def attention_scores(queries, keys):\n    return queries @ keys.transpose(-2, -1)\n"
 

@@ -10,6 +10,8 @@ from grader.demo.fill import fill, reference_answers
 
 from .conftest import EXERCISES, ROOT, SOLUTIONS
 
+pytestmark = pytest.mark.slow
+
 
 def self_check(path):
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", str(path)],

@@ -12,6 +12,8 @@ from grader.demo.fill import fill, reference_answers
 
 from .conftest import EXERCISES, SOLUTIONS
 
+pytestmark = pytest.mark.slow
+
 WRONG = {  # one answer per notebook that a visible check catches
     "01_attention_basics.ipynb": {"softmax_scores": "def softmax_scores(scores):\n    return torch.softmax(scores, dim=0)"},
     "02_self_attention_step_by_step.ipynb": {
