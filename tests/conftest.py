@@ -27,6 +27,19 @@ def wrong_answers():
     return rows
 
 
+def pytest_collection_modifyitems(items):
+    """For ``make test`` (pytest-xdist, ``--dist loadgroup --no-loadscope-reorder``): each module's tests stay on
+    one worker (its fixtures are made once); the ``sandbox_alone`` modules share one worker and come first, so
+    that the other worker runs the modules without a sandbox meanwhile; the ``sandbox`` modules come last."""
+    def rank(item):
+        return 0 if item.get_closest_marker("sandbox_alone") else 2 if item.get_closest_marker("sandbox") else 1
+
+    items.sort(key=rank)
+    for item in items:
+        group = "sandbox_alone" if rank(item) == 0 else item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="module", autouse=True)
 def sandboxes_apart(request):
     """Under pytest-xdist (``make test``), a module marked ``sandbox_alone`` (it checks that no sandbox is left
