@@ -9,7 +9,7 @@ import pytest
 from grader import boundary
 from grader.autograde.jobs import secret_paths
 from grader.release.wheel import student_sources
-from grader.sandbox import levels
+from grader.sandbox import isolation, levels
 
 KIT_PACKAGE = boundary.PACKAGE
 NOT_FOR_STUDENTS = ["demo", "autograde", "records", "hidden", "reference", "sandbox", "api.py", "gradebook.py"]
@@ -65,3 +65,10 @@ def test_student_safe_modules_import_nothing_of_the_kit_outside_the_boundary(pat
             if parts[0] == "grader" and not (len(parts) == 1 or parts[1] in boundary.STUDENT_PACKAGES):
                 outside.append(name)
     assert outside == []
+
+
+@pytest.mark.parametrize("kept", boundary.student_paths(), ids=lambda p: p.name)
+def test_namespace_levels_cover_only_folders_to_keep_a_path_visible(kept):
+    """A kept file (grader/__init__.py, not executable by others) is bound back in place, never covered itself."""
+    closed = isolation._closed_ancestor(kept)
+    assert closed is None or closed.is_dir()
