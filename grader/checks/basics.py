@@ -181,3 +181,11 @@ PARTS = {
     "attention_scores": [Part("a float tensor of shape (..., n_queries, n_keys)", 1, _scores_shape,
                               requires={"shape", "batch"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"softmax_scores": 5,
+          "context_vector": 4,
+          "compute_keys": 4,
+          "project_qkv": 4,
+          "query_scores": 4,
+          "attention_scores": 3}

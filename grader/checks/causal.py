@@ -198,3 +198,12 @@ PARTS = {
     "Head": [Part("bias-free nn.Linear key, query, value; given weights load; the first token sees only itself", 1,
                   _head_visible, requires={"weights", "edge", "shape", "mode", "causal", "large"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"causal_average_loop": 3,
+          "causal_average_weights": 3,
+          "causal_average_matmul": 3,
+          "causal_mask": 4,
+          "causal_average_softmax": 3,
+          "scaled_dot_product_attention": 4,
+          "Head": 5}

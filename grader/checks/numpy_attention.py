@@ -154,3 +154,6 @@ PARTS = {
                        lambda: _product_cases("attention(Q, K, V)", True),
                        requires={"shape", "batch", "argument", "large"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"softmax": 6, "qkv": 3, "scaled_scores": 4, "attention": 4}

@@ -254,3 +254,10 @@ PARTS = {
                            "titles per column, one colour bar; tensors and NumPy arrays", 1, _heatmap_visible,
                            requires={"shape", "layout", "numpy", "policy"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"attention_weights": 4,
+          "weighted_values": 4,
+          "sum_weighted_values": 4,
+          "self_attention": 4,
+          "show_heatmaps": 5}
