@@ -135,7 +135,7 @@ def gate_note(results):
         return ("No points for this exercise: it gives the same numbers whatever its inputs, so the parts it "
                 "passed do not count (an answer must compute the result, not return fixed numbers).")
     return ("No points for this exercise: it is wrong on new inputs (random inputs of other sizes), so the parts "
-            "it passed do not count until it is right on them too.")
+            "it passed do not count until it computes the right result for any input.")
 
 
 def judge_case(case, outcome):
