@@ -17,6 +17,7 @@ from grader.api import feedback
 from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
+from grader.checks.wording import likely_mistake
 from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.gradebook import gradebook
 from grader.hidden import hidden_parts
@@ -130,7 +131,7 @@ def test_a_page_reads_like_a_tutor_diagnosis_once_first_failure_then_a_line_per_
         soup = bs4.BeautifulSoup(page(course, one), "html.parser")
         cell, output = exercise_output(soup, exercise.name)
         diagnoses = output.find_all(class_="kit-diagnosis")
-        misconception = next((p.misconception for p in failed if p.misconception), None)
+        misconception = likely_mistake([p.misconception for p in failed])
         if misconception is None:
             assert diagnoses == []
         else:
