@@ -38,10 +38,9 @@ def _points(value):
 
 def checks_passed(passed, hidden_passed=None):
     """``visible checks 1/1 passed``, with the hidden checks' count once they ran: (passed, total) pairs."""
-    said = f"visible checks {passed[0]}/{passed[1]} passed"
-    if hidden_passed is not None:
-        said += f", hidden checks {hidden_passed[0]}/{hidden_passed[1]} passed"
-    return said
+    said = [f"{kind} checks {count[0]}/{count[1]} passed"
+            for kind, count in (("visible", passed), ("hidden", hidden_passed)) if count and count[1]]
+    return ", ".join(said) or "no checks ran"
 
 
 def headline(name, counts, points, score=None, whole="this exercise"):
