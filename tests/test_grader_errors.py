@@ -1,12 +1,15 @@
 """An error of the grader's own (a probe, a judge, a library that changed) is the grader's problem: said so, never
 scored as the student's mistake, and shown to the instructor in the records and the export's status column."""
 import csv
+import html
 
+import nbformat
 import pytest
 
 from grader.checks.framework import Case, CouldNotCheck, Part, grade_locally
 from grader.checks.grade import CheckFailed, Grade, grader_problem
 from grader.checks.registry import visible_parts
+from grader.checks.wording import WIDTH
 from grader.hidden import hidden_parts
 
 from .course_builder import ASSIGNMENT, autograde, exercise, make_course, records, submission, submit
@@ -33,7 +36,7 @@ def test_a_probe_that_fails_is_the_graders_problem_not_the_students(monkeypatch)
     failures = [r.failure for r in results if r.failure]
     assert failures and all(isinstance(f, CouldNotCheck) for f in failures)
     assert all("your code raised" not in f.what and "get_geometry" in f.what for f in failures)
-    assert grader_problem("show_heatmaps", results).startswith("show_heatmaps: the grader could not check this")
+    assert grader_problem("show_heatmaps", results).startswith("the grader could not check show_heatmaps (Attribute")
 
 
 def test_the_test_cell_says_the_grader_could_not_check_it(monkeypatch, capsys):
@@ -41,7 +44,8 @@ def test_the_test_cell_says_the_grader_could_not_check_it(monkeypatch, capsys):
     grade = Grade("show_heatmaps", heatmaps())
     with pytest.raises(CheckFailed) as failed:
         grade.result()
-    assert "the grader could not check this" in str(failed.value) and "not of your code" in str(failed.value)
+    said = " ".join(str(failed.value).split())
+    assert "the grader could not check show_heatmaps" in said and "not of your code: tell your instructor" in said
     assert "your code raised" not in capsys.readouterr().out
 
 
@@ -63,9 +67,12 @@ def test_a_judge_that_fails_is_the_graders_problem():
 
 @pytest.fixture(scope="module")
 def graded_with_old_matplotlib(tmp_path_factory):
-    """A right notebook 02 graded where matplotlib lacks what the kit's heatmap probe reads."""
+    """Notebook 02 graded where matplotlib lacks what the kit's heatmap probe reads; the student's one mistake
+    is a softmax over the columns in attention_weights, which self_attention calls."""
     course = make_course(tmp_path_factory.mktemp("grader_errors") / "course")
     nb = submission(course, notebook=STEPS)
+    weights = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "attention_weights")
+    weights.source = weights.source.replace("dim=-1", "dim=0")
     cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "show_heatmaps")
     cell.source = OLD_MATPLOTLIB + cell.source
     submit(course, "ada", nb, STEPS)
@@ -78,7 +85,7 @@ def test_the_record_and_the_export_show_the_graders_problem(graded_with_old_matp
     course = graded_with_old_matplotlib
     record = next(r for r in records(course).values() if r.notebook == STEPS)
     heat = exercise(record, "show_heatmaps")
-    assert heat.status == "grader_error" and "the grader could not check this" in heat.reason
+    assert heat.status == "grader_error" and "the grader could not check show_heatmaps" in heat.reason
     assert record.needs_attention
     assert all(exercise(record, name).status == "graded" for name in ("attention_weights", "self_attention"))
     from grader.api import export
@@ -86,3 +93,28 @@ def test_the_record_and_the_export_show_the_graders_problem(graded_with_old_matp
     with open(path, newline="") as handle:
         row = next(r for r in csv.DictReader(handle) if r["exercise"] == "show_heatmaps")
     assert (row["status"], row["score"], row["needs_attention"]) == ("grader_error", "", "yes")
+
+
+def kit_cells(course):
+    nb = nbformat.read(course / "autograded" / "ada" / ASSIGNMENT / STEPS, as_version=4)
+    return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
+            and c.metadata["nbgrader"]["grade_id"].endswith("_test")}
+
+
+def test_formgraders_view_says_each_likely_mistake_once_in_lines_that_fit(graded_with_old_matplotlib):
+    cells = kit_cells(graded_with_old_matplotlib)
+    for grade_id, cell in cells.items():
+        text = "".join(o.text for o in cell.outputs if o.output_type == "stream")
+        assert text.count("Likely mistake") <= 1 and all(len(line) <= WIDTH for line in text.splitlines())
+        assert all("grader/" not in "".join(o.traceback) for o in cell.outputs if o.output_type == "error")
+    assert [o.output_type for o in cells["weighted_values_test"].outputs] == ["stream"]  # full marks: no number
+    assert "Likely mistake" in cells["self_attention_test"].outputs[0].text
+
+
+def test_the_feedback_names_the_called_function_that_makes_the_mistake(graded_with_old_matplotlib):
+    from grader.api import feedback
+    course = graded_with_old_matplotlib
+    feedback(course, ASSIGNMENT)
+    page = (course / "feedback" / "ada" / ASSIGNMENT / STEPS.replace(".ipynb", ".html")).read_text()
+    assert "in your attention_weights, which self_attention calls" in page
+    assert "Not graded: the grader could not check show_heatmaps (AttributeError" in html.unescape(page)

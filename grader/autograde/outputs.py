@@ -36,7 +36,8 @@ def kit_cell(cell, name, status, reason, results):
     score = scaled(results, points)
     cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=format_results(name, results, points) + "\n")]
     if status != GRADED:
-        cell.outputs.append(_error("CheckFailed", reason, wrap(reason)))
+        said = wrap(f"{reason}: not graded; your instructor will look at it.")
+        cell.outputs.append(_error("CheckFailed", reason, said))
     elif score == 0:
         cell.outputs.append(_error("CheckFailed", f"{name}: no points", f"{name}: no points; see the checks above."))
     elif score < points:  # nbgrader reads partial credit from the number; people read the sentence

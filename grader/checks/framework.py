@@ -31,9 +31,9 @@ class CouldNotCheck(Mismatch):
     """The grader itself failed on a case (a probe, a judge, a library it relies on): not the student's mistake."""
 
     def __init__(self, error, message=""):
-        detail = f"{error}: {message}" if message else str(error)
-        super().__init__(f"the grader could not check this ({detail}). This is a problem of the grader, "
-                         "not of your code: your instructor will look at it.")
+        self.detail = f"{error}: {message}" if message else str(error)
+        super().__init__(f"the grader could not check this ({self.detail}). This is a problem of the grader, "
+                         "not of your code.")
 
 
 BATCH_FIX = ("Likely fix: count dimensions from the end, so that leading batch dimensions pass through: "

@@ -37,9 +37,9 @@ def format_results(name, results, points):
 
 
 def grader_problem(name, results):
-    """The message for an exercise the grader itself could not check, or None."""
+    """Why the grader itself could not check an exercise (for its record and the instructor), or None."""
     failed = next((r for r in results if isinstance(r.failure, CouldNotCheck)), None)
-    return f"{name}: {failed.failure.what}" if failed else None
+    return f"the grader could not check {name} ({failed.failure.detail})" if failed else None
 
 
 class Grade:
@@ -62,7 +62,8 @@ class Grade:
         none did or when the grader could not check the answer. The checks' report is printed first."""
         print(format_results(self.name, self.results, exercise_points(self.name)))
         if problem := grader_problem(self.name, self.results):
-            raise CheckFailed(wrap(problem))
+            raise CheckFailed(wrap(f"{problem}. This is a problem of the grader, not of your code: tell your "
+                                   "instructor."))
         if self.score == 0:
             raise CheckFailed(f"{self.name}: no points yet; see the checks above.")
         if all(r.failure is None for r in self.results):

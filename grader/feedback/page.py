@@ -60,6 +60,7 @@ def diagnosis(exercise, calls=(), neighbours=None):
 def _status(status, reason):
     if status == GRADED:
         return None
+    reason = reason.rstrip(".")
     return f"No points: {reason}." if status == REAL_ZERO else f"Not graded: {reason}."
 
 

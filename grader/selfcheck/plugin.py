@@ -53,7 +53,8 @@ class ExerciseItem(pytest.Item):
                                       "and keep its name as given."))
         report = format_results(self.name, self.results, exercise_points(self.name))
         if problem := grader_problem(self.name, self.results):
-            raise ExerciseFailed(report + "\n" + wrap(problem))
+            raise ExerciseFailed(report + "\n" + wrap(f"{problem}. This is a problem of the grader, not of your "
+                                                       "code: tell your instructor."))
         if passed < checks:
             raise ExerciseFailed(report)
 
