@@ -22,7 +22,7 @@ def format_results(name, results, points):
     counts = counts_of([(r.part.hidden, r.failure is None) for r in results])
     lines = [headline(name, counts, points, scaled(results, points) if complete else None)]
     for result in results:
-        mark = "ok  " if result.failure is None else "FAIL"
+        mark = "ok  " if result.failure is None else "n/a " if isinstance(result.failure, CouldNotCheck) else "FAIL"
         where = " (hidden)" if result.part.hidden else ""
         worth = f" [{result.score:g}/{result.part.points:g}]" if complete else ""
         lines.append(f"  {mark} {result.part.title}{where}{worth}")

@@ -9,7 +9,8 @@ from collections import Counter
 from .misconceptions import MISCONCEPTIONS
 
 WIDTH = 90
-MARKS = ("ok   ", "FAIL ")  # a check's line: its continuations go under its title
+# A check's line (n/a: the grader could not check it): its continuations go under its title.
+MARKS = ("ok   ", "FAIL ", "n/a  ")
 
 
 def wrap(text, width=WIDTH):
