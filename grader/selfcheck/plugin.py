@@ -29,8 +29,8 @@ class NotebookFile(pytest.File):
             checked.setdefault(name, None if obj is None else grade_locally(visible_parts(name), obj, sources))
 
         run_code_cells(nb, self.path.parent, at_test=check_here)
-        for name, _ in exercises:
-            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name))
+        for position, (name, _) in enumerate(exercises):
+            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position)
 
 
 class ExerciseFailed(Exception):
@@ -40,9 +40,10 @@ class ExerciseFailed(Exception):
 class ExerciseItem(pytest.Item):
     """One exercise: its visible checks, said as the test cell says them."""
 
-    def __init__(self, *, results, **kwargs):
+    def __init__(self, *, results, position, **kwargs):
         super().__init__(**kwargs)
         self.results = results
+        self.user_properties.append(("position", position))  # the summary lists exercises in notebook order
 
     def runtest(self):
         checks = len(visible_parts(self.name)) if self.results is None else len(self.results)
@@ -69,14 +70,17 @@ class ExerciseItem(pytest.Item):
 
 def pytest_terminal_summary(terminalreporter):
     rows = []
-    for report in terminalreporter.getreports("passed") + terminalreporter.getreports("failed"):
+    reports = terminalreporter.getreports("passed") + terminalreporter.getreports("failed")
+    for report in sorted(reports, key=lambda one: (one.fspath, dict(one.user_properties).get("position", 0))):
         props = dict(report.user_properties)
         if "visible_checks" in props and report.when == "call":
-            rows.append((report.nodeid.split("::")[-1], tuple(props["visible_checks"]), props["points"]))
+            rows.append((report.nodeid.split("::")[-1], tuple(props["visible_checks"]), props["points"],
+                         report.fspath))
     if not rows:
         return
     terminalreporter.section("self-check")
-    for name, checks, points in rows:
+    for name, checks, points, _ in rows:
         terminalreporter.write_line(headline(name, (checks, None), points))
     passed, total = sum(r[1][0] for r in rows), sum(r[1][1] for r in rows)
-    terminalreporter.write_line(headline("total", ((passed, total), None), sum(r[2] for r in rows), whole="this notebook"))
+    whole = "this notebook" if len({r[3] for r in rows}) == 1 else "these notebooks"
+    terminalreporter.write_line(headline("total", ((passed, total), None), sum(r[2] for r in rows), whole=whole))
