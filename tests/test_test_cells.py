@@ -142,3 +142,22 @@ def test_a_hard_coded_answer_is_still_called_one():
     printed = torch.softmax(torch.tensor(fixture.SCORES), dim=-1)  # the notebook's example, whatever the scores
     text = " ".join(autograded_cell("attention_weights", lambda scores: printed.clone()).outputs[0].text.split())
     assert "the same numbers whatever its inputs" in text and "not return fixed numbers" in text
+
+
+def test_an_answer_that_depends_on_the_shape_alone_is_not_called_fixed():
+    """A mask depends on the shape alone: equal answers for inputs of one shape do not mean fixed numbers."""
+    import numpy as np
+    from grader.checks.framework import Case, Mismatch, Part, judge_parts, plan, run_locally
+    from grader.checks.plain import TensorArg
+
+    def wrong(outcome):
+        raise Mismatch("wrong values")
+
+    def cases(*shapes):
+        return lambda: [Case(f"{shape}", wrong, {"args": (TensorArg(np.full(shape, n, np.float32)),), "kwargs": {}})
+                        for n, shape in enumerate(shapes)]
+    for shapes, fixed in [([(3, 3), (3, 3)], False), ([(3, 3), (4, 4)], True)]:
+        planned = plan([Part("known", 1, lambda: []), Part("random", 1, cases(*shapes), gate=True)])
+        answer = (lambda x: x.new_zeros(3, 3)) if fixed else (lambda x: x.new_zeros(x.shape).triu(1))
+        results = judge_parts(planned, run_locally(answer, planned))
+        assert results[1].fixed is fixed

@@ -184,15 +184,25 @@ def for_a_batch(mismatch, shape):
     return Mismatch(what, mismatch.expected, mismatch.got, mismatch.misconception)
 
 
-def _repeated(outcome, others):
-    """True when ``outcome``'s values are exactly those of another case's outcome (other inputs)."""
+def _input_shapes(value):
+    """The shapes of the arrays in a case's parameters, in order."""
+    if isinstance(value, (plain.TensorArg, np.ndarray)):
+        return [np.shape(value.array if isinstance(value, plain.TensorArg) else value)]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [shape for item in value for shape in _input_shapes(item)] if isinstance(value, (list, tuple)) else []
+
+
+def _repeated(case, outcome, every_case, outcomes):
+    """True when ``outcome`` holds exactly the values returned for inputs of other shapes: an answer that
+    ignores its inputs (an answer that depends on the shape alone, as a mask does, is not caught by this)."""
     values = outcome.get("values")
     if values is None:
         return False
-    values = np.asarray(values)
-    return any(other is not outcome and other.get("values") is not None
-               and np.asarray(other["values"]).shape == values.shape and np.array_equal(other["values"], values)
-               for other in others)
+    shapes = _input_shapes(case.params)
+    return any(other.get("values") is not None and _input_shapes(other_case.params) != shapes
+               and np.shape(other["values"]) == np.shape(values) and np.array_equal(other["values"], values)
+               for other_case, other in zip(every_case, outcomes))
 
 
 def judge_parts(planned, outcomes):
@@ -210,7 +220,7 @@ def judge_parts(planned, outcomes):
                     judge_case(case, outcome)
                 except Mismatch as mismatch:
                     failure, label = mismatch, case.label
-                    fixed = part.gate and _repeated(outcome, outcomes)
+                    fixed = part.gate and _repeated(case, outcome, every_case, outcomes)
                     if case.batch is not None and single_ok:
                         failure = for_a_batch(mismatch, case.batch)
         results.append(PartResult(part, failure, label, fixed))
