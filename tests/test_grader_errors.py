@@ -6,7 +6,7 @@ import html
 import nbformat
 import pytest
 
-from grader.checks.framework import Case, CouldNotCheck, Part, grade_locally
+from grader.checks.framework import Case, CouldNotCheck, Mismatch, Part, PartResult, gate_note, grade_locally
 from grader.checks.grade import CheckFailed, Grade, grader_problem
 from grader.checks.registry import visible_parts
 from grader.checks.wording import WIDTH
@@ -55,6 +55,12 @@ def test_an_error_inside_the_students_code_is_still_the_students():
     results = grade_locally(visible_parts("attention_weights"), broken)
     assert "your code raised AttributeError" in results[0].failure.what
     assert not isinstance(results[0].failure, CouldNotCheck)
+
+
+def test_a_gate_the_grader_could_not_check_takes_no_points_away_in_words():
+    gate, known = Part("random inputs", 1, list, gate=True), Part("the notebook's example", 1, list)
+    assert gate_note([PartResult(gate, CouldNotCheck("AttributeError", "gone")), PartResult(known, None)]) is None
+    assert gate_note([PartResult(gate, Mismatch("wrong values")), PartResult(known, None)]) is not None
 
 
 def test_a_judge_that_fails_is_the_graders_problem():

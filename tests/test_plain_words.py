@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from grader.autograde.jobs import UNIT_FAILURES, judge_exercise
-from grader.checks.framework import BATCH_FIX, UNREADABLE, CouldNotCheck, Part, PartResult, gate_note, plan
+from grader.checks.framework import BATCH_FIX, UNREADABLE, CouldNotCheck, Mismatch, Part, PartResult, gate_note, plan
 from grader.checks.misconceptions import MISCONCEPTIONS, TITLES
 from grader.checks.registry import exercise_names, visible_parts
 from grader.feedback.page import exercise_text, notebook_notes
@@ -40,7 +40,8 @@ def test_the_checks_titles_labels_mistakes_and_notes_are_plain():
             texts += [part.title, *(case.label for case in cases)]
     gate, other = Part("random inputs", 1, list, gate=True), Part("the notebook's example", 1, list)
     for fixed in (False, True):
-        texts.append(gate_note([PartResult(gate, CouldNotCheck("x"), "a case", fixed), PartResult(other, None)]))
+        texts.append(gate_note([PartResult(gate, Mismatch("wrong values"), "a case", fixed), PartResult(other, None)]))
+    assert all(texts[-2:])
     assert internal(texts) == []
 
 

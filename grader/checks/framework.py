@@ -128,7 +128,7 @@ def scaled(results, points):
 def gate_note(results):
     """Why the points are gone, when a gate part failed but others passed: a fixed answer is said to
     be one only when it gave the same numbers for other inputs; anything else is wrong on new inputs."""
-    gates = [r for r in results if r.part.gate and r.failure]
+    gates = [r for r in results if r.part.gate and r.failure and not isinstance(r.failure, CouldNotCheck)]
     if not gates or not any(r.score for r in results):
         return None
     if any(r.fixed for r in gates):
