@@ -57,6 +57,18 @@ def test_an_error_inside_the_students_code_is_still_the_students():
     assert not isinstance(results[0].failure, CouldNotCheck)
 
 
+def test_a_probe_whose_answer_cannot_be_sent_is_the_graders_problem_in_the_sandbox(monkeypatch):
+    import types
+    from grader.checks import plain
+    from grader.sandbox import runner
+    monkeypatch.setattr(runner, "run_probe", lambda obj, probe, params: {"type": "Tensor", "values": object()})
+    shell = types.SimpleNamespace(user_ns={"attention_weights": lambda scores: scores})
+    answer = runner.answer(shell, {"exercise": "attention_weights", "probe": "call",
+                                   "params": plain.to_plain({"args": (1,), "kwargs": {}})}, 1000)
+    outcome = plain.from_plain(answer["outcome"])
+    assert outcome["type"] == "grader_error" and outcome["error"] == "TypeError"
+
+
 def test_a_gate_the_grader_could_not_check_takes_no_points_away_in_words():
     gate, known = Part("random inputs", 1, list, gate=True), Part("the notebook's example", 1, list)
     assert gate_note([PartResult(gate, CouldNotCheck("AttributeError", "gone")), PartResult(known, None)]) is None
