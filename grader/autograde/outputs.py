@@ -34,15 +34,17 @@ def kit_cell(cell, name, status, reason, results):
         cell.outputs = [_error(status.title(), reason, wrap(f"{name}: 0 points: {reason}."))]
         return
     score = scaled(results, points)
-    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=format_results(name, results, points) + "\n")]
+    report = format_results(name, results, points)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=report + "\n")]
     if status != GRADED:
         said = wrap(f"{reason}: not graded; your instructor will look at it.")
         cell.outputs.append(_error("CheckFailed", reason, said))
     elif score == 0:
         cell.outputs.append(_error("CheckFailed", f"{name}: no points", f"{name}: no points; see the checks above."))
     elif score < points:  # nbgrader reads partial credit from the number; people read the sentence
-        cell.outputs.append(nbformat.v4.new_output("execute_result", execution_count=None, data={
-            "text/plain": repr(float(score)), "text/html": f"<pre>partial credit: {score:g} of {points:g} points</pre>"}))
+        said = f"<pre>partial credit: {score:g} of {points:g} points</pre>"
+        cell.outputs.append(nbformat.v4.new_output("execute_result", execution_count=None,
+                                                   data={"text/plain": repr(float(score)), "text/html": said}))
 
 
 def exercise_record(grade_id, name, points, status, reason, results):
