@@ -3,6 +3,7 @@ from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPrep
 from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades,
                                     IgnorePattern, LimitOutput, OverwriteKernelspec, SaveAutoGrades)
 
+from grader.autograde.flags import FlagForReview
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
 from grader.feedback.preprocessor import KitFeedback
 
@@ -19,9 +20,10 @@ c.QuietOverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [ClearOutput, DetectTampering, DeduplicateIds, OverwriteKernelspec,
                                       QuietOverwriteCells, CheckCellMetadata]
 
-# Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel.
+# Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel. What needs a person
+# (timed out, crashed, changed test cells, files not handed in or not readable) is flagged in the gradebook.
 c.Autograde.autograde_preprocessors = [SandboxExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-                                       SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+                                       SaveAutoGrades, FlagForReview, AssignLatePenalties, CheckCellMetadata]
 c.SandboxExecute.memory_bytes = 2 << 30
 c.SandboxExecute.unit_seconds = 10
 c.SandboxExecute.notebook_seconds = 60

@@ -1,0 +1,70 @@
+"""What needs a person reaches nbgrader's gradebook (formgrader's "Needs manual grade?" and "Flagged?") and
+the grade table's notes: timed out, crashed, a changed test cell, a file that is not a notebook, a notebook
+not handed in. A correct student is left alone."""
+import pytest
+
+from grader.autograde.table import grade_table
+from grader.gradebook import gradebook
+
+from .review_class import ASSIGNMENT, BASICS, STEP, review_class
+
+NB01, NB02 = BASICS.removesuffix(".ipynb"), STEP.removesuffix(".ipynb")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return review_class(tmp_path_factory.mktemp("review") / "course")
+
+
+def submitted(course):
+    """{(student, notebook): (flagged, {grade_id: (score, needs manual grade)})}, from nbgrader's API."""
+    with gradebook(course) as book:
+        return {(nb.student.id, nb.name): (nb.flagged, {g.name: (g.score, g.needs_manual_grade) for g in nb.grades})
+                for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks}
+
+
+def test_timed_out_and_crashed_cells_need_a_manual_grade_and_score_zero_meanwhile(graded):
+    course, name, _ = graded
+    book = submitted(course)
+    for student in ("slow", "crash"):
+        flagged, grades = book[student, NB01]
+        assert flagged, student
+        assert grades[f"{name}_test"] == (0, True), student
+        assert not any(manual for grade_id, (_, manual) in grades.items() if grade_id != f"{name}_test"), student
+
+
+def test_a_changed_test_cell_is_flagged_but_keeps_its_real_score(graded):
+    course, name, _ = graded
+    flagged, grades = submitted(course)["tamper", NB01]
+    assert flagged and grades[f"{name}_test"][0] > 0
+    assert not any(manual for _, manual in grades.values())
+
+
+def test_a_file_that_is_not_a_notebook_needs_a_manual_grade_and_missing_ones_are_flagged(graded):
+    course, _, _ = graded
+    book = submitted(course)
+    flagged, grades = book["garbled", NB01]
+    assert flagged and grades and all(grade == (0, True) for grade in grades.values())
+    assert not book["garbled", NB02][0]  # handed in and readable (unanswered: real zeros)
+    for (student, notebook), (flagged, grades) in book.items():
+        if notebook not in (NB01, NB02):  # nobody handed these in: nbgrader's zero stands, flagged
+            assert flagged and not any(manual for _, manual in grades.values()), (student, notebook)
+
+
+def test_a_correct_submission_is_not_flagged(graded):
+    course, _, _ = graded
+    flagged, grades = submitted(course)["good", NB01]
+    assert not flagged and not any(manual for _, manual in grades.values())
+    assert all(score > 0 for score, _ in grades.values())
+
+
+def test_the_grade_table_says_who_needs_what(graded):
+    course, _, _ = graded
+    table = grade_table(course, ASSIGNMENT)
+    notes = table.split("Needs attention:")[1]
+    assert "slow 01: timed out, regrade or grade by hand" in notes
+    assert "crash 01: crashed, regrade or grade by hand" in notes
+    assert "tamper 01: a test cell was changed (graded on the instructor's copy), check it" in notes
+    assert "garbled 01: the file is not a readable notebook, ask for a new copy or grade by hand" in notes
+    assert "garbled 03: not handed in" in notes
+    assert "good 01" not in notes and "see the export's status column" not in table
