@@ -12,6 +12,9 @@ c = get_config()  # noqa: F821 (provided by nbgrader)
 c.CourseDirectory.course_id = "self_attention_kit"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
+# A notebook that could not be read is set aside as *.ipynb.invalid (grader/autograde/run.py): nbgrader must not
+# copy it to the autograded and feedback folders; the feedback verb writes a page that says what to do.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.ipynb.invalid"]
 
 # Test cells: tampering is detected against the release, then the instructor's copy is graded;
 # a student who deletes a test cell is graded on the instructor's copy of it.

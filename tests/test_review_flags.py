@@ -1,10 +1,14 @@
 """What needs a person reaches nbgrader's gradebook (formgrader's "Needs manual grade?" and "Flagged?") and
 the grade table's notes: timed out, crashed, a changed test cell, a file that is not a notebook, a notebook
-not handed in. A correct student is left alone."""
+not handed in. A correct student is left alone. A file that is not a notebook gets a feedback page."""
+import bs4
 import pytest
 
+from grader.api import feedback
 from grader.autograde.table import grade_table
+from grader.feedback.invalid import invalid_page
 from grader.gradebook import gradebook
+from grader.records import NotebookRecord
 
 from .review_class import ASSIGNMENT, BASICS, STEP, review_class
 
@@ -68,3 +72,22 @@ def test_the_grade_table_says_who_needs_what(graded):
     assert "garbled 01: the file is not a readable notebook, ask for a new copy or grade by hand" in notes
     assert "garbled 03: not handed in" in notes
     assert "good 01" not in notes and "see the export's status column" not in table
+
+
+def test_a_file_that_is_not_a_notebook_gets_a_feedback_page_that_says_what_to_do(graded):
+    course, _, _ = graded
+    pages = feedback(course, ASSIGNMENT)
+    folder = course / "feedback" / "garbled" / ASSIGNMENT
+    page = folder / BASICS.replace(".ipynb", ".html")
+    assert page in pages and (folder / STEP.replace(".ipynb", ".html")) in pages
+    assert not list(folder.glob("*.invalid"))  # the raw file is not handed back as feedback
+    text = " ".join(bs4.BeautifulSoup(page.read_text(), "html.parser").get_text(" ").split())
+    assert "could not be opened as a Jupyter notebook" in text and "What to do" in text
+    assert "it is not complete JSON" in text and "hand in that file again" in text
+    assert '"cells"' not in page.read_text() and "NotJSONError" not in page.read_text()  # nothing quoted from it
+
+
+def test_the_page_escapes_what_it_shows():
+    record = NotebookRecord("<b>x</b>", ASSIGNMENT, "<script>alert(1)</script>.ipynb", "invalid", "a & b")
+    page = invalid_page(record)
+    assert "<script>" not in page and "&lt;script&gt;" in page and "a &amp; b" in page

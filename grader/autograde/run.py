@@ -19,6 +19,7 @@ import time
 import warnings
 
 import nbformat
+from nbformat.reader import NotJSONError
 from sqlalchemy.engine import make_url
 
 from .. import course as courses
@@ -29,6 +30,9 @@ from .progress import Progress
 from .table import grade_table
 
 INVALID_SUFFIX = ".invalid"
+NOT_JSON = ("the file could not be read as a notebook: it is not complete JSON (it may have been cut off "
+            "while it was saved or uploaded, or changed outside Jupyter)")
+NOT_A_NOTEBOOK = "the file could not be read as a notebook: it is JSON, but not in the notebook format Jupyter opens"
 
 
 @contextlib.contextmanager
@@ -53,14 +57,17 @@ def _fingerprint(notebooks):
 
 
 def set_aside_invalid(course, assignment, student, path):
-    """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score."""
+    """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score, in words
+    (the error's own text quotes the file: it is not kept)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # cells without ids are fine: nbgrader adds them
             nbformat.validate(nbformat.read(path, as_version=4))
         return False
-    except Exception as error:  # invalid JSON, or not a notebook at all
-        reason = f"{record.NOTEBOOK_STATUSES['invalid']}: {type(error).__name__}: {str(error)[:200]}"
+    except NotJSONError:
+        reason = NOT_JSON
+    except Exception:  # JSON, but not a notebook
+        reason = NOT_A_NOTEBOOK
     path.rename(path.with_name(path.name + INVALID_SUFFIX))
     exercises = courses.released_exercises(course, assignment).get(path.name, [])
     record.write(course, record.NotebookRecord(student, assignment, path.name, "invalid", reason, exercises=[
