@@ -10,6 +10,7 @@ from grader.feedback.invalid import invalid_page
 from grader.gradebook import gradebook
 from grader.records import NotebookRecord
 
+from .browser import chromium, jupyter_server, page
 from .review_class import ASSIGNMENT, BASICS, STEP, review_class
 
 NB01, NB02 = BASICS.removesuffix(".ipynb"), STEP.removesuffix(".ipynb")
@@ -91,3 +92,35 @@ def test_the_page_escapes_what_it_shows():
     record = NotebookRecord("<b>x</b>", ASSIGNMENT, "<script>alert(1)</script>.ipynb", "invalid", "a & b")
     page = invalid_page(record)
     assert "<script>" not in page and "&lt;script&gt;" in page and "a &amp; b" in page
+
+
+@pytest.fixture(scope="module")
+def formgrader(graded):
+    with jupyter_server(graded[0]) as url:
+        yield f"{url}/formgrader"
+
+
+def rows_in_formgrader(formgrader, notebook):
+    """{student: (needs manual grade, flagged)} as formgrader's list of a notebook's submissions shows them."""
+    soup = bs4.BeautifulSoup(page(f"{formgrader}/gradebook/{ASSIGNMENT}/{notebook}"), "html.parser")
+    return {tr.select_one("a.name-shown").text: (tr.select_one("td.needs-manual-grade").find("span") is not None,
+                                                 tr.select_one("td.flagged").find("span") is not None)
+            for tr in soup.select("table tbody tr") if tr.select_one("a.name-shown")}
+
+
+def test_formgrader_flags_the_timed_out_crashed_changed_and_unreadable_submissions(formgrader, tmp_path):
+    rows = rows_in_formgrader(formgrader, NB01)
+    assert rows == {"good": (False, False), "slow": (True, True), "crash": (True, True), "tamper": (False, True),
+                    "garbled": (True, True)}
+    chromium(f"{formgrader}/gradebook/{ASSIGNMENT}/{NB01}", "--window-size=1300,700",
+             f"--screenshot={tmp_path / 'formgrader.png'}")
+    assert (tmp_path / "formgrader.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_formgrader_opens_an_unreadable_notebook_with_what_happened(formgrader):
+    soup = bs4.BeautifulSoup(page(f"{formgrader}/gradebook/{ASSIGNMENT}/{NB01}"), "html.parser")
+    link = next(tr.select_one("a.name-shown")["href"] for tr in soup.select("table tbody tr")
+                if tr.select_one("a.name-shown") and tr.select_one("a.name-shown").text == "garbled")
+    text = " ".join(bs4.BeautifulSoup(page(formgrader.removesuffix("/formgrader") + link), "html.parser")
+                    .get_text(" ").split())
+    assert "This notebook's file could not be read" in text and "it is not complete JSON" in text

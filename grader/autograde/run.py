@@ -4,7 +4,8 @@ Steps: take the course's grading lock; set aside notebooks nbgrader cannot read 
 'invalid'); then let nbgrader's own autograde do its usual work, the students shared out over one
 process per core, each with its own warm sandbox worker (nbgrader_config.py puts the kit's
 SandboxExecute in place of nbgrader's kernel). A student whose submission was fully graded before
-is skipped unless ``force``: a grader killed half-way simply picks up where it stopped.
+is skipped unless ``force``: a grader killed half-way simply picks up where it stopped. Last, each
+notebook set aside gets a stand-in that formgrader lists (grader.autograde.unreadable).
 """
 import contextlib
 import fcntl
@@ -28,6 +29,7 @@ from ..sandbox.pool import SandboxUnavailable
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress
 from .table import grade_table
+from .unreadable import show_unreadable
 
 INVALID_SUFFIX = ".invalid"
 NOT_JSON = ("the file could not be read as a notebook: it is not complete JSON (it may have been cut off "
@@ -140,6 +142,7 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
             todo[student] = notebooks
         fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
         record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
+        show_unreadable(course, assignment)
     count = sum(len(n) for n in todo.values())
     print(f"graded {len(todo)} students, {count} notebooks in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return grade_table(course, assignment)
