@@ -48,7 +48,7 @@ def test_stats_count_real_scores_only_and_each_student_once():
     assert by_name["softmax_scores"].mean_fraction == pytest.approx(0.5)
     assert stats.hardest.name == "softmax_scores"
     assert stats.misconceptions == {"softmax_dim0": 2, "scores_no_transpose": 1}
-    assert stats.totals["bob"] == (2, 5) and stats.not_graded == 1
+    assert stats.totals["bob"] == (2, 5) and stats.need_a_person == 1
     assert stats.totals["dan"] == (0, 5)  # late: nbgrader's penalty is taken off
 
 
@@ -74,7 +74,7 @@ def test_report_writes_figures_and_a_page_that_shows_them(tmp_path):
         assert soup.find("img", src=figure)
     text = words(soup)
     assert "Hardest exercise: 01 · softmax_scores" in text
-    assert "4 students. 0 handed in nothing" in text and "1 notebook(s) handed in have no real score" in text
+    assert "4 students. 0 handed in nothing" in text and "1 notebook(s) handed in need a person" in text
     assert ["dan", "0", "5"] in rows_of(soup, "students")
 
 
@@ -113,7 +113,7 @@ def test_students_who_handed_in_nothing_are_apart_from_real_zeros(tmp_path):
     nothing = [NotebookGrade("erin", BASICS, "missing", None, 0, 5, cells=[cell("attention_scores", None, 3, "missing")])]
     stats = class_stats(GRADES + nothing)
     assert stats.handed_in_nothing == ["erin"] and "erin" not in stats.handed_in and "carol" in stats.handed_in
-    assert stats.not_graded == 1  # carol's crashed notebook; erin's missing one is not counted as not graded
+    assert stats.need_a_person == 1  # carol's crashed notebook; erin's missing one is not counted
     soup = soup_of(write_report(stats, "self_attention", tmp_path))
     assert words(soup.find(class_="nothing")) == "erin"
     assert ["erin", "handed in nothing", "5"] in rows_of(soup, "students")

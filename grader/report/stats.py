@@ -2,7 +2,6 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..records import GRADED
 
 
 @dataclass
@@ -23,7 +22,7 @@ class ClassStats:
     totals: dict          # student: (score, max score) over the notebooks, late penalties taken off
     exercises: list       # ExerciseStats, in the order first met
     misconceptions: dict  # misconception: how many students made it, most first
-    not_graded: int       # notebooks handed in without a real score
+    need_a_person: int    # notebooks handed in that need a person (no real score, a changed test cell...)
     handed_in_nothing: list = field(default_factory=list)  # students with no notebook handed in: not real zeros
     titles: dict = field(default_factory=dict)  # notebook file name: its title, to name exercises by notebook
 
@@ -57,7 +56,7 @@ def class_stats(grades, titles=None):
     exercises = [_exercise(notebook, name, scores.get((notebook, name), [])) for notebook, name in keys]
     counts = Counter({name: len(students) for name, students in students_with.items()})
     return ClassStats(totals, exercises, dict(counts.most_common()),
-                      sum(n.status not in (GRADED, "missing") for n in grades), sorted(set(totals) - handed_in),
+                      sum(n.status != "missing" and n.needs_attention for n in grades), sorted(set(totals) - handed_in),
                       titles or {})
 
 
