@@ -6,7 +6,7 @@ from grader.demo.broken import broken_answer, comment_out_demos, tamper
 from grader.demo.cells import grade_id
 from grader.demo.generate import RELEASE, SOLUTIONS, Course
 
-from .course_builder import ASSIGNMENT, BASICS, autograde, make_course, submit
+from .course_builder import BASICS, autograde, make_course, submit
 
 STEP = "02_self_attention_step_by_step.ipynb"
 
@@ -49,5 +49,3 @@ def review_class(folder):
     assert done.returncode == 0, done.stderr[-3000:]
     return course, name, done
 
-
-__all__ = ["ASSIGNMENT", "BASICS", "STEP", "review_class"]

@@ -11,7 +11,8 @@ from grader.gradebook import gradebook
 from grader.records import NotebookRecord
 
 from .browser import chromium, jupyter_server, page
-from .review_class import ASSIGNMENT, BASICS, STEP, review_class
+from .course_builder import ASSIGNMENT, BASICS
+from .review_class import STEP, review_class
 
 NB01, NB02 = BASICS.removesuffix(".ipynb"), STEP.removesuffix(".ipynb")
 
