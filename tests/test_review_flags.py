@@ -6,7 +6,7 @@ import pytest
 
 from grader.api import feedback
 from grader.autograde.table import grade_table
-from grader.feedback.invalid import invalid_page
+from grader.feedback.invalid import invalid_notice
 from grader.gradebook import gradebook
 from grader.records import NotebookRecord
 
@@ -86,13 +86,15 @@ def test_a_file_that_is_not_a_notebook_gets_a_feedback_page_that_says_what_to_do
     text = " ".join(bs4.BeautifulSoup(page.read_text(), "html.parser").get_text(" ").split())
     assert "could not be opened as a Jupyter notebook" in text and "What to do" in text
     assert "it is not complete JSON" in text and "hand in that file again" in text
+    assert "(Score: 0.0 / " in text  # nbgrader's page, with the gradebook's score
+    assert "released notebook" not in text and "NotImplementedError" not in text  # not the stand-in's cells
     assert '"cells"' not in page.read_text() and "NotJSONError" not in page.read_text()  # nothing quoted from it
 
 
 def test_the_page_escapes_what_it_shows():
     record = NotebookRecord("<b>x</b>", ASSIGNMENT, "<script>alert(1)</script>.ipynb", "invalid", "a & b")
-    page = invalid_page(record)
-    assert "<script>" not in page and "&lt;script&gt;" in page and "a &amp; b" in page
+    page = invalid_notice(record)
+    assert "<script>" not in page and "&lt;script&gt;" in page and "A &amp; b" in page
 
 
 @pytest.fixture(scope="module")

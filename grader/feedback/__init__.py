@@ -5,16 +5,13 @@ to nbgrader's feedback preprocessors, so the stock command, formgrader's button 
 write the same pages, ``feedback/<student>/<assignment>/<notebook>.html``, with the gradebook's
 scores (late penalties and manual grades included), the kit's diagnosis under each test cell and
 no hidden test. ``nbgrader release_feedback`` and ``fetch_feedback`` deliver them. A notebook whose file could
-not be read gets a page of its own (:mod:`grader.feedback.invalid`): what was wrong and what to do.
+not be read gets a page that says what was wrong and what to do (:mod:`grader.feedback.invalid`).
 """
 from .. import course as courses
-from .invalid import write_invalid_pages
 
 
 def feedback(course=".", assignment="self_attention"):
-    """Write every autograded notebook's feedback page (again, if there was one), and one for each notebook
-    that could not be read; return their paths."""
+    """Write every autograded notebook's feedback page (again, if there was one); return their paths."""
     courses.run_nbgrader(course, "generate_feedback", assignment, "--force")
-    write_invalid_pages(course, assignment)
     pages = courses.folder(course, "feedback", "*", assignment)
     return sorted(pages.parent.parent.glob(f"*/{assignment}/*.html"))

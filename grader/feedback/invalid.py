@@ -1,30 +1,17 @@
-"""The feedback page of a notebook whose file could not be read: what was wrong with the file and what to do.
+"""What the feedback page of a notebook whose file could not be read says: what was wrong with the file and what
+to do, from a Jinja2 template (autoescaped).
 
-nbgrader has no notebook to make a page from, so the ``feedback`` verb writes this one, from a Jinja2
-template (autoescaped), beside nbgrader's pages.
+The kit's autograde gives such a notebook an autograded stand-in (grader.autograde.unreadable), so nbgrader's
+``generate_feedback`` makes its page like any other's; :class:`grader.feedback.preprocessor.KitFeedback` puts
+this in place of the stand-in's cells.
 """
 import jinja2
 
-from .. import course as courses
-from ..records import read_all
-
 ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("grader.feedback", "templates"),
                                  autoescape=True, undefined=jinja2.StrictUndefined)
+ENVIRONMENT.filters["capitalize_first"] = lambda text: text[:1].upper() + text[1:]
 
 
-def invalid_page(record):
-    """The HTML page for one notebook record whose status is 'invalid'."""
+def invalid_notice(record):
+    """The page's content (HTML) for a notebook record whose status is 'invalid'."""
     return ENVIRONMENT.get_template("invalid_notebook.html.j2").render(record=record)
-
-
-def write_invalid_pages(course, assignment):
-    """A page per notebook handed in that could not be read, where nbgrader writes its own; return their paths."""
-    pages = []
-    for record in read_all(course, assignment):
-        if record.status == "invalid":
-            path = courses.folder(course, "feedback", record.student, assignment) / record.notebook.replace(
-                ".ipynb", ".html")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(invalid_page(record), encoding="utf-8")
-            pages.append(path)
-    return pages
