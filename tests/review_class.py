@@ -1,5 +1,6 @@
 """A small autograded class with one student for each status that needs a person: timed out, crashed,
-a changed test cell, a file that is not a notebook (and notebooks not handed in), and one correct student."""
+a changed test cell, a file that is not a notebook (and notebooks not handed in), a student whose only file is
+not a notebook, and one correct student."""
 import nbformat
 
 from grader.demo.broken import broken_answer, comment_out_demos, tamper
@@ -45,6 +46,7 @@ def review_class(folder):
     submit(course, "tamper", edited)
     submit(course, "garbled", (RELEASE / BASICS).read_text()[:500])
     submit(course, "garbled", nbformat.read(RELEASE / STEP, as_version=4), STEP)  # stubs: a readable notebook
+    submit(course, "torn", (RELEASE / STEP).read_text()[:300], STEP)  # nothing readable at all
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
     return course, name, done

@@ -57,6 +57,15 @@ def test_a_file_that_is_not_a_notebook_needs_a_manual_grade_and_missing_ones_are
             assert flagged and not any(manual for _, manual in grades.values()), (student, notebook)
 
 
+def test_a_student_whose_only_file_is_not_a_notebook_is_in_the_gradebook_like_the_others(graded):
+    course, _, _ = graded
+    book = {notebook: found for (student, notebook), found in submitted(course).items() if student == "torn"}
+    assert book[NB02][0] and all(grade == (0, True) for grade in book[NB02][1].values())
+    for notebook, (flagged, grades) in book.items():
+        if notebook != NB02:  # not handed in, as nbgrader scores it: zero, nothing to grade by hand
+            assert flagged and all(grade == (0, False) for grade in grades.values()), notebook
+
+
 def test_a_correct_submission_is_not_flagged(graded):
     course, _, _ = graded
     flagged, grades = submitted(course)["good", NB01]
@@ -73,6 +82,7 @@ def test_the_grade_table_says_who_needs_what(graded):
     assert "tamper 01: a test cell was changed (graded on the instructor's copy), check it" in notes
     assert "garbled 01: the file is not a readable notebook, ask for a new copy or grade by hand" in notes
     assert "garbled 03: not handed in" in notes
+    assert "torn 02: the file is not a readable notebook, ask for a new copy or grade by hand" in notes
     assert "good 01" not in notes and "see the export's status column" not in table
 
 
@@ -115,6 +125,7 @@ def test_formgrader_flags_the_timed_out_crashed_changed_and_unreadable_submissio
     rows = rows_in_formgrader(formgrader, NB01)
     assert rows == {"good": (False, False), "slow": (True, True), "crash": (True, True), "tamper": (False, True),
                     "garbled": (True, True)}
+    assert rows_in_formgrader(formgrader, NB02) == {"garbled": (False, False), "torn": (True, True)}
     chromium(f"{formgrader}/gradebook/{ASSIGNMENT}/{NB01}", "--window-size=1300,700",
              f"--screenshot={tmp_path / 'formgrader.png'}")
     assert (tmp_path / "formgrader.png").read_bytes()[:4] == b"\x89PNG"

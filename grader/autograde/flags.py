@@ -26,23 +26,24 @@ class FlagForReview(NbGraderPreprocessor):
         info = resources["nbgrader"]
         coursedir = CourseDirectory(config=self.config)
         with Gradebook(info["db_url"]) as gradebook:
-            record = self._record(coursedir, info["assignment"], info["student"], f"{info['notebook']}.ipynb")
-            if record is not None:
-                mark(gradebook, record, info["notebook"])
-            submitted = pathlib.Path(coursedir.format_path(coursedir.submitted_directory, info["student"],
-                                                           info["assignment"]))
-            for notebook in gradebook.find_assignment(info["assignment"]).notebooks:
-                if not (submitted / f"{notebook.name}.ipynb").exists():
-                    absent = self._record(coursedir, info["assignment"], info["student"], f"{notebook.name}.ipynb")
-                    mark(gradebook, absent or records.NotebookRecord(info["student"], info["assignment"],
-                                                                      f"{notebook.name}.ipynb", "missing"),
-                         notebook.name)
+            path = records.record_path(coursedir.root, info["assignment"], info["student"], info["notebook"])
+            if path.exists():
+                mark(gradebook, records.read(path), info["notebook"])
+            mark_absent(gradebook, coursedir, info["assignment"], info["student"])
         return nb, resources
 
-    @staticmethod
-    def _record(coursedir, assignment, student, notebook):
-        path = records.record_path(coursedir.root, assignment, student, notebook)
-        return records.read(path) if path.exists() else None
+
+def mark_absent(gradebook, coursedir, assignment, student):
+    """Flag the student's notebooks that are not in the submitted folder: not handed in (nbgrader's zero stands),
+    or set aside as not readable (recorded as invalid: each cell needs a manual grade)."""
+    submitted = pathlib.Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+    for notebook in gradebook.find_assignment(assignment).notebooks:
+        if (submitted / f"{notebook.name}.ipynb").exists():
+            continue
+        path = records.record_path(coursedir.root, assignment, student, notebook.name)
+        record = records.read(path) if path.exists() else records.NotebookRecord(
+            student, assignment, f"{notebook.name}.ipynb", "missing")
+        mark(gradebook, record, notebook.name)
 
 
 def mark(gradebook, record, notebook):
@@ -53,8 +54,12 @@ def mark(gradebook, record, notebook):
         return
     statuses = {exercise.cell: exercise.status for exercise in record.exercises}
     for grade in submitted.grades:
-        if grade.manual_score is None and needs_a_person(record.status, statuses.get(grade.name, GRADED)):
+        if grade.manual_score is not None:
+            continue
+        if needs_a_person(record.status, statuses.get(grade.name, GRADED)):
             grade.needs_manual_grade = True
+        elif record.status == "missing":  # as nbgrader scores a notebook not handed in: a zero, nothing to grade
+            grade.auto_score, grade.needs_manual_grade = grade.auto_score or 0.0, False
     if record.needs_attention:
         submitted.flagged = True
     gradebook.db.commit()

@@ -8,7 +8,7 @@ from nbformat.v4 import new_markdown_cell
 from .. import course as courses
 from ..gradebook import gradebook
 from ..records import read_all
-from .flags import mark
+from .flags import mark_absent
 
 NOTE = ("**This notebook's file could not be read**: {reason}. None of its exercises were checked, and the cells "
         "below are the released notebook, not the student's work (the file handed in is kept as "
@@ -25,13 +25,14 @@ def show_unreadable(course, assignment):
     with gradebook(course) as book:
         for record in unreadable:
             released = release / record.notebook
-            if not released.exists():
-                continue
+            if not released.exists() or (courses.folder(course, "submitted", record.student, assignment)
+                                         / record.notebook).exists():
+                continue  # not in the assignment, or handed in again since
             book.update_or_create_student(record.student)
-            book.update_or_create_submission(assignment, record.student)
+            book.update_or_create_submission(assignment, record.student)  # a student whose every file was unreadable
             nb = nbformat.read(released, as_version=4)
             nb.cells.insert(0, new_markdown_cell(NOTE.format(reason=record.reason, notebook=record.notebook)))
             folder = courses.folder(course, "autograded", record.student, assignment)
             folder.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, folder / record.notebook)
-            mark(book, record, released.stem)
+            mark_absent(book, courses.course_directory(course), assignment, record.student)
