@@ -138,3 +138,15 @@ def test_formgrader_opens_an_unreadable_notebook_with_what_happened(formgrader):
     text = " ".join(bs4.BeautifulSoup(page(formgrader.removesuffix("/formgrader") + link), "html.parser")
                     .get_text(" ").split())
     assert "This notebook's file could not be read" in text and "it is not complete JSON" in text
+
+
+def test_a_manual_grade_in_formgrader_settles_a_timed_out_cell(graded):
+    """As formgrader's grade box does (nbgrader's GradeHandler): the manual score counts, nothing is left to do.
+    Last in this module: it changes the gradebook."""
+    course, name, _ = graded
+    with gradebook(course) as book:
+        grade = book.find_grade(f"{name}_test", NB01, ASSIGNMENT, "slow")
+        grade.manual_score, grade.needs_manual_grade = 1.0, False
+        book.db.commit()
+    assert "slow 01" not in grade_table(course, ASSIGNMENT).split("Needs attention:")[1]
+    assert submitted(course)["slow", NB01][1][f"{name}_test"] == (1.0, False)
