@@ -33,9 +33,10 @@ def notebook_01(course, name=None, answer=None):
     return nb
 
 
-def review_class(folder):
-    """(course, the exercise broken for slow and crash, autograde's finished process)."""
-    course = make_course(folder)
+def review_class(released, folder):
+    """(course, the exercise broken for slow and crash, autograde's finished process), graded in a copy of the
+    ``released`` course."""
+    course = make_course(released, folder)
     kit = Course(RELEASE, SOLUTIONS)
     name = broken_exercise(kit)
     submit(course, "good", notebook_01(kit))

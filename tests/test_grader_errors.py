@@ -14,6 +14,8 @@ from grader.hidden import hidden_parts
 
 from .course_builder import ASSIGNMENT, autograde, exercise, make_course, records, submission, submit
 
+pytestmark = pytest.mark.sandbox  # the tests that grade a course are marked slow too
+
 STEPS = "02_self_attention_step_by_step.ipynb"
 # A matplotlib without what the kit's heatmap probe reads (as 3.6 lacked Axes.get_subplotspec): the probe fails
 # on the student's right figure.
@@ -84,10 +86,10 @@ def test_a_judge_that_fails_is_the_graders_problem():
 
 
 @pytest.fixture(scope="module")
-def graded_with_old_matplotlib(tmp_path_factory):
+def graded_with_old_matplotlib(released_course, tmp_path_factory):
     """Notebook 02 graded where matplotlib lacks what the kit's heatmap probe reads; the student's one mistake
     is a softmax over the columns in attention_weights, which self_attention calls."""
-    course = make_course(tmp_path_factory.mktemp("grader_errors") / "course")
+    course = make_course(released_course, tmp_path_factory.mktemp("grader_errors") / "course")
     nb = submission(course, notebook=STEPS)
     weights = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "attention_weights")
     weights.source = weights.source.replace("dim=-1", "dim=0")
@@ -99,6 +101,7 @@ def graded_with_old_matplotlib(tmp_path_factory):
     return course
 
 
+@pytest.mark.slow
 def test_the_record_and_the_export_show_the_graders_problem(graded_with_old_matplotlib):
     course = graded_with_old_matplotlib
     record = next(r for r in records(course).values() if r.notebook == STEPS)
@@ -119,6 +122,7 @@ def kit_cells(course):
             and c.metadata["nbgrader"]["grade_id"].endswith("_test")}
 
 
+@pytest.mark.slow
 def test_formgraders_view_says_each_likely_mistake_once_in_lines_that_fit(graded_with_old_matplotlib):
     cells = kit_cells(graded_with_old_matplotlib)
     for grade_id, cell in cells.items():
@@ -129,6 +133,7 @@ def test_formgraders_view_says_each_likely_mistake_once_in_lines_that_fit(graded
     assert "Likely mistake" in cells["self_attention_test"].outputs[0].text
 
 
+@pytest.mark.slow
 def test_the_feedback_names_the_called_function_that_makes_the_mistake(graded_with_old_matplotlib):
     from grader.api import feedback
     course = graded_with_old_matplotlib

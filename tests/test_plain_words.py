@@ -80,6 +80,7 @@ def test_the_feedback_page_is_plain():
     assert "(undefined)" not in " ".join(texts) and "No points: the exercise did not exist" in " ".join(texts)
 
 
+@pytest.mark.slow
 def test_the_self_checks_output_is_plain(tmp_path):
     from grader.demo.fill import fill, reference_answers
     answers = reference_answers(nbformat.read(SOLUTIONS / "02_self_attention_step_by_step.ipynb", as_version=4))

@@ -14,12 +14,14 @@ from .browser import chromium, jupyter_server, page
 from .course_builder import ASSIGNMENT, BASICS
 from .review_class import STEP, review_class
 
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
 NB01, NB02 = BASICS.removesuffix(".ipynb"), STEP.removesuffix(".ipynb")
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return review_class(tmp_path_factory.mktemp("review") / "course")
+def graded(released_course, tmp_path_factory):
+    return review_class(released_course, tmp_path_factory.mktemp("review") / "course")
 
 
 def submitted(course):

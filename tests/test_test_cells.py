@@ -49,6 +49,7 @@ def ran_in_jupyter(tmp_path_factory):
             and not c.metadata["nbgrader"].get("solution")}
 
 
+@pytest.mark.slow
 def test_a_failed_test_cell_shows_the_kits_message_and_no_frame_of_the_kits_code(ran_in_jupyter):
     cell = ran_in_jupyter["attention_weights_test"]
     errors = [o for o in cell.outputs if o.output_type == "error"]
@@ -58,6 +59,7 @@ def test_a_failed_test_cell_shows_the_kits_message_and_no_frame_of_the_kits_code
     assert "grader/" not in shown and "Traceback" not in shown and "File " not in shown
 
 
+@pytest.mark.slow
 def test_the_test_cell_says_the_points_on_the_notebooks_scale(ran_in_jupyter):
     text = "".join(o.text for o in ran_in_jupyter["attention_weights_test"].outputs if o.output_type == "stream")
     said = " ".join(text.split())
@@ -69,6 +71,7 @@ def test_the_test_cell_says_the_points_on_the_notebooks_scale(ran_in_jupyter):
     assert all(len(line) <= WIDTH for line in (text + passed).splitlines())
 
 
+@pytest.mark.slow
 def test_pytest_says_the_points_as_the_test_cell_does(tmp_path):
     wrong_steps_notebook(tmp_path)
     run = self_check(tmp_path / STEPS)
