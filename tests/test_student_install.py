@@ -25,6 +25,7 @@ from . import student_envs
 from .conftest import EXERCISES, SOLUTIONS
 
 ENVS = ["clean", "colab-like", "hub-like", "oldest"]
+STEPS = "02_self_attention_step_by_step.ipynb"
 CONFLICT = ("dependency conflicts", "incompatible", "which is not installed")
 
 
@@ -143,6 +144,7 @@ def test_test_cells_run_in_a_kernel_of_the_environment(student_env, notebook_fol
         assert [(cell.source[:80], errors) for cell, errors in errors_by_cell(done) if errors] == []
         where = done.cells[-1].outputs[0]["text"]
         assert where.startswith(str(env.folder)) and "ZMQInteractiveShell" in where, where  # the wheel's copy
-        fresh = run_in_kernel(env, nbformat.read(stubs / notebook, as_version=4), tmp_path)
-        tests = [(cell, errors) for cell, errors in errors_by_cell(fresh) if kit_exercise(cell)]
-        assert tests and all(errors for _, errors in tests), notebook
+    # The stubs fail every test cell (one notebook: pytest above checks them all).
+    fresh = run_in_kernel(env, nbformat.read(stubs / STEPS, as_version=4), tmp_path)
+    tests = [errors for cell, errors in errors_by_cell(fresh) if kit_exercise(cell)]
+    assert tests and all(tests)
