@@ -15,7 +15,8 @@ import sys
 import tempfile
 import venv
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 LISTS = ROOT / "tests" / "envs"
 CACHE = ROOT / ".cache" / "student-envs"
 TORCH = "torch==2.13.0"  # the only torch this machine may install: any other pulls gigabytes of CUDA packages
@@ -39,7 +40,7 @@ EXTRAS = {"colab-like": GOOGLE_COLAB}
 
 
 def pip(python, *arguments, timeout=1200):
-    """Run the environment's pip; return the finished process (stdout and stderr together)."""
+    """Run ``python``'s pip, outside the kit's environment; return the finished process, output captured."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
     return subprocess.run([str(python), "-m", "pip", *arguments], capture_output=True, text=True, env=env,
                           stdin=subprocess.DEVNULL, timeout=timeout)
