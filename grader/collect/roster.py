@@ -57,7 +57,8 @@ def match(identity, students):
 
 def _without_roster(identity):
     if len(identity.usernames) == 1:
-        return _safe(identity.usernames[0], "no roster: the username is the student id")
+        return _safe(identity.usernames[0], f"no roster: the {'anonymous id' if identity.anonymous else 'username'} "
+                                            "is the student id")
     if identity.usernames:
         return None, f"ambiguous: the username could be {', '.join(identity.usernames)}; give a roster"
     return None, (f"no roster to match {identity.shown} against: add the students (nbgrader db student "
@@ -66,7 +67,8 @@ def _without_roster(identity):
 
 def _same_account(identity, student):
     keys = {student.id, student.lms_user_id} - {""}
-    return bool((identity.user_id and identity.user_id in keys) or keys & set(identity.usernames)
+    ids = {identity.user_id, *identity.usernames} - {None, ""}
+    return bool(keys & ids or (student.lms_user_id and student.lms_user_id in identity.aliases)
                 or (identity.email and student.email and identity.email.casefold() == student.email.casefold()))
 
 

@@ -29,7 +29,7 @@ def recognise(entries, assignment, timezone="UTC"):
 def _one(entry, context):
     shown = entry.path.as_posix()
     if entry.path.parts[0] == "__MACOSX" or entry.path.name in NOISE or entry.path.name.startswith("._"):
-        return Ignored(shown, "operating-system metadata")
+        return Ignored(shown, "operating-system metadata", "operating-system file")
     for module in FORMATS:
         result = module.parse(entry, context)
         if result is not None:
