@@ -61,9 +61,14 @@ def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
+    from .errors import UsageError
+    from .ready import require
     from .sandbox.pool import SandboxUnavailable
+    verb = arguments.pop("verb")
     try:
-        result = getattr(api, arguments.pop("verb"))(**arguments)
-    except SandboxUnavailable as error:
-        sys.exit(f"python -m grader: {error}")
+        if verb != "demo":
+            require(arguments["course"], arguments["assignment"], verb)
+        result = getattr(api, verb)(**arguments)
+    except (UsageError, SandboxUnavailable) as error:
+        sys.exit(f"python -m grader {verb}: {error}")
     print("\n".join(map(str, result)) if isinstance(result, list) else result)

@@ -4,7 +4,10 @@ Every file is recognised on its own (see :mod:`grader.collect.formats`), its LMS
 course's roster, its name to a released notebook (see :mod:`grader.collect.names`), and the latest version
 of each student's notebook kept; nothing is copied in a dry run.
 """
+import zoneinfo
+
 from ..course import released_exercises
+from ..errors import UsageError
 from . import roster
 from .choose import latest
 from .entries import entries
@@ -21,6 +24,7 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
     for the formats whose times are local (Blackboard, Brightspace). Only the released notebooks are
     collected; every other file is reported with the reason.
     """
+    _check_time_zone(timezone)
     released = set(released_exercises(course, assignment))
     files, refused = entries(source)
     report = CollectReport(dry_run=dry_run, skipped=[Skipped(name, reason, "unsafe file") for name, reason in refused])
@@ -52,6 +56,13 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
     if not dry_run and kept:
         report.log = str(store(course, assignment, kept))
     return report
+
+
+def _check_time_zone(name):
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"unknown time zone {name!r} (give a name such as Europe/Paris or America/Toronto)") from None
 
 
 def _released(found, released):

@@ -1,0 +1,6 @@
+"""A request the kit cannot carry out (a missing file, a folder that is not a course...): its message says
+why in one line, and ``python -m grader`` prints it with no traceback."""
+
+
+class UsageError(ValueError):
+    pass
