@@ -64,6 +64,7 @@ def main(argv=None):
     from .errors import UsageError
     from .ready import require
     from .sandbox.pool import SandboxUnavailable
+    from .summaries import summary
     verb = arguments.pop("verb")
     try:
         if verb != "demo":
@@ -71,4 +72,4 @@ def main(argv=None):
         result = getattr(api, verb)(**arguments)
     except (UsageError, SandboxUnavailable) as error:
         sys.exit(f"python -m grader {verb}: {error}")
-    print("\n".join(map(str, result)) if isinstance(result, list) else result)
+    print(summary(verb, result, **arguments))

@@ -2,6 +2,8 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..counts import count
+
 NAMED_AT_MOST = 10  # students named in the line about who is not in the download
 
 
@@ -37,23 +39,23 @@ class CollectReport:
     def __str__(self):
         students = {i.student for i in self.imported}
         verb = "would import" if self.dry_run else "imported"
-        lines = [f"{verb} {_count(len(self.imported), 'notebook')} from {_count(len(students), 'student')}"]
+        lines = [f"{verb} {count(len(self.imported), 'notebook')} from {count(len(students), 'student')}"]
         if self.dry_run:
             lines += [f"  {i.student}/{i.notebook}  <-  {i.source}" + (f"  ({i.identity})" if i.identity else "")
                       for i in self.imported]
         renamed = [i for i in self.imported if i.renamed_from]
         if renamed:
-            lines.append(f"{_count(len(renamed), 'notebook')} handed in under another name, taken as the released one:")
+            lines.append(f"{count(len(renamed), 'notebook')} handed in under another name, taken as the released one:")
             lines += [f"  {i.student}: {i.renamed_from} → {i.notebook}" for i in renamed]
         lines += self._roster_line(students)
         for title, items in (("ambiguous", self.ambiguous), ("not matched to a student", self.unmatched)):
             if items:
-                lines.append(f"{_count(len(items), 'file')} {title}:")
+                lines.append(f"{count(len(items), 'file')} {title}:")
                 lines += [f"  {s.source}: {s.reason}" for s in items]
         if self.skipped:
             kinds = Counter(s.kind for s in self.skipped)
-            lines.append(f"{_count(len(self.skipped), 'file')} skipped: "
-                         + ", ".join(_count(n, kind) for kind, n in kinds.most_common()))
+            lines.append(f"{count(len(self.skipped), 'file')} skipped: "
+                         + ", ".join(count(n, kind) for kind, n in kinds.most_common()))
             lines += [f"  {s.source}: {s.reason}" for s in self.skipped if s.listed or self.dry_run]
         if self.log:
             lines.append(f"log: {self.log}")
@@ -67,7 +69,3 @@ class CollectReport:
                                                       if len(absent) > NAMED_AT_MOST else "")
         return [f"students on the roster in this download: {len(self.roster) - len(absent)} of {len(self.roster)} "
                 f"(not in it: {named})"]
-
-
-def _count(n, noun):
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
