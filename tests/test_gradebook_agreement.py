@@ -42,7 +42,7 @@ def course(tmp_path_factory):
 
 def test_autograde_prints_what_an_instructor_needs_and_no_library_warnings(course):
     done = course[2]
-    assert "graded 2 students" in done.stderr and "ontime" in done.stdout
+    assert "of 2 students in" in done.stderr and "ontime" in done.stdout
     assert "Warning" not in done.stderr and "warn" not in done.stderr.lower(), done.stderr
 
 
