@@ -61,7 +61,7 @@ def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
-    from .errors import UsageError
+    from .errors import NbgraderFailed, UsageError
     from .ready import require
     from .sandbox.pool import SandboxUnavailable
     from .summaries import summary
@@ -70,6 +70,6 @@ def main(argv=None):
         if verb != "demo":
             require(arguments["course"], arguments["assignment"], verb)
         result = getattr(api, verb)(**arguments)
-    except (UsageError, SandboxUnavailable) as error:
+    except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
         sys.exit(f"python -m grader {verb}: {error}")
     print(summary(verb, result, **arguments))

@@ -4,3 +4,7 @@ why in one line, and ``python -m grader`` prints it with no traceback."""
 
 class UsageError(ValueError):
     pass
+
+
+class NbgraderFailed(RuntimeError):
+    """A stock nbgrader command failed; the message holds what nbgrader said."""

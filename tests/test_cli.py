@@ -71,3 +71,13 @@ def test_collect_refuses_a_bad_download_roster_or_time_zone_in_one_line(tmp_path
     assert "has no id column" in one_line_refusal(collect + ["--roster", str(tmp_path / "names.csv")])
     assert "not a CSV file in UTF-8" in one_line_refusal(collect + ["--roster", str(tmp_path / "latin1.csv")])
     assert "unknown time zone 'Mars/Base'" in one_line_refusal(collect + ["--timezone", "Mars/Base"])
+
+
+def test_a_failing_nbgrader_command_is_reported_without_the_kits_traceback(tmp_path):
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
+    (tmp_path / "solutions" / "self_attention").mkdir(parents=True)
+    (tmp_path / "solutions" / "self_attention" / "01_broken.ipynb").write_text("not json")
+    with pytest.raises(SystemExit) as stopped:
+        main(["release", "--course", str(tmp_path)])
+    assert stopped.value.code.startswith("python -m grader release: nbgrader generate_assignment self_attention")
+    assert "does not appear to be JSON" in stopped.value.code
