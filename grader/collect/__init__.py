@@ -33,8 +33,7 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
     matched = []
     for result in recognise(files, assignment, timezone):
         if isinstance(result, Ignored):
-            report.skipped.append(Skipped(result.source, result.reason, result.kind or "other file",
-                                          listed=not result.kind))
+            report.skipped.append(Skipped(result.source, result.reason, result.kind, result.listed))
         elif not isinstance(result, Found):
             report.unmatched.append(Skipped(*result))
         elif not _released(result, released):

@@ -34,8 +34,9 @@ class Found:
 
 @dataclass
 class Ignored:
-    """A file left out on purpose. ``kind`` names, in the singular, a file the LMS or the operating system
-    adds to every download (a receipt, an index page...): such files are counted, not listed one by one."""
+    """A file left out on purpose. ``kind`` names what it is, in the singular; the files the LMS or the operating
+    system adds to every download (receipts, index pages...) are not ``listed`` one by one, only counted."""
     source: str
     reason: str
-    kind: str = ""
+    kind: str = "other file"
+    listed: bool = True

@@ -34,7 +34,7 @@ def parse(entry, context):
         return None
     if match["file"] is None:
         return Ignored(entry.path.as_posix(), "Blackboard receipt (read for the username)",
-                       "Blackboard receipt")
+                       "Blackboard receipt", listed=False)
     prefix = match["prefix"]
     receipt = context.notes["blackboard"].get((prefix, match["time"]))
     if receipt:
