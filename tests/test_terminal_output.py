@@ -37,7 +37,7 @@ def test_autograde_says_what_it_graded_and_how_to_grade_again():
     assert autograde_summary({}, [], ["ann", "bob"], 0.4) == (
         "nothing new to grade: 2 students already graded; --force grades them again")
     assert autograde_summary({"ann": [BASICS, STEPS], "bob": [BASICS]}, ["bob/02_x.ipynb"], ["cy"], 12.0) == (
-        "graded 3 notebooks of 2 students in 12.0 s; 1 notebook could not be read, scored 0 (bob/02_x.ipynb); "
+        "graded 3 notebooks of 2 students in 12.0 s; 1 notebook could not be read (bob/02_x.ipynb); "
         "1 student already graded, left as they were (--force grades them again)")
     assert "collect" in autograde_summary({}, [], [], 0.1)
 

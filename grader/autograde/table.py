@@ -6,16 +6,17 @@ Each column is headed by the notebook's number and short title; the legend expla
 import textwrap
 
 from ..grades import course_grades
+from ..review import notes
 from ..titles import short_titles
 
 COLUMN = 10  # a cell: score, "/", maximum, mark
-ATTENTION = ("! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade): "
-             "see the export's status column")
+ATTENTION = "! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)"
 LATE = "L = late: the late penalty is taken off"
 
 
 def grade_table(course, assignment):
-    """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a late one."""
+    """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a late one;
+    under the table, who needs what."""
     grades = course_grades(course, assignment)
     notebooks = sorted({g.notebook for g in grades})
     maximum = {g.notebook: g.max_score for g in grades}
@@ -29,7 +30,9 @@ def grade_table(course, assignment):
         total = sum(entry.score for entry in entries.values())
         rows.append(f"{student:{width}}  " + "  ".join(cells) + f"  {total:>5g}/{sum(maximum.values()):<3g}")
     used = {_mark(entry) for entries in by_student.values() for entry in entries.values()}
-    return "\n".join(rows + [legend for mark, legend in (("!", ATTENTION), ("L", LATE)) if mark in used])
+    legend = [text for mark, text in (("!", ATTENTION), ("L", LATE)) if mark in used]
+    to_do = notes(grades)
+    return "\n".join(rows + legend + (["", "Needs attention:"] + [f"  {line}" for line in to_do] if to_do else []))
 
 
 def _header(notebooks, titles, width):
