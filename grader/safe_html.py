@@ -1,0 +1,65 @@
+"""What of a submission a page may show: its HTML and outputs with no active content.
+
+A student's Markdown cells and cell outputs reach formgrader's view (inside the instructor's
+Jupyter session) and the feedback pages. ``nbgrader_config.py`` turns on nbconvert's own
+sanitising (``HTMLExporter.sanitize_html``: no JavaScript outputs, no widgets, SVG only as an
+image) and gives it :func:`clean_html` as its ``clean_html`` filter: bleach, as nbconvert's filter,
+with an allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, math)
+and nothing that runs: no script, no event handler, no ``javascript:`` URL, no frame, no inline SVG.
+:class:`SafeOutputs` cleans the outputs the sandbox sends back before they are written into the
+autograded notebook, so any other viewer of that file is safe too.
+"""
+import re
+
+import bleach
+from nbconvert.preprocessors.sanitize import SanitizeHTML
+
+TAGS = frozenset({
+    "a", "abbr", "acronym", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd", "del",
+    "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+    "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strike",
+    "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt", "u", "ul",
+    "var"})
+COMMON = ["class", "id", "title", "lang", "dir"]
+ATTRIBUTES = {
+    "*": COMMON,
+    "a": [*COMMON, "href", "name"],
+    "img": [*COMMON, "src", "alt", "width", "height"],
+    "ol": [*COMMON, "start", "type"],
+    "td": [*COMMON, "colspan", "rowspan", "align"],
+    "th": [*COMMON, "colspan", "rowspan", "align", "scope"],
+    "col": [*COMMON, "span"],
+    "details": [*COMMON, "open"],
+}
+PROTOCOLS = frozenset({"http", "https", "mailto", "data"})
+IMAGE_DATA = re.compile(r"data:image/(png|jpeg|gif|webp|svg\+xml)[;,]")
+INVISIBLE = re.compile(r"[`\x00-\x20\x7f-\xa0\s]+|[^\x00-\x7f]")  # what browsers and bleach ignore in a URL
+
+
+def _allowed(tag, name, value):
+    """An attribute of the allow-list; ``data:`` only as an image's source (an image runs no script)."""
+    if name not in ATTRIBUTES.get(tag, COMMON):
+        return False
+    url = INVISIBLE.sub("", value).lower()
+    if name in ("href", "src") and url.startswith("data:"):
+        return tag == "img" and name == "src" and bool(IMAGE_DATA.match(url))
+    return True
+
+
+def clean_html(html):
+    """``html`` with every tag or attribute outside the allow-list shown as text or dropped (nbconvert's filter)."""
+    html = html.decode() if isinstance(html, bytes) else str(html)
+    return bleach.clean(html, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True)
+
+
+class SafeOutputs(SanitizeHTML):
+    """nbconvert's ``SanitizeHTML`` with the kit's allow-list: HTML and Markdown cleaned, plain text, LaTeX,
+    JSON, PNG and JPEG kept, every other type (JavaScript, SVG, widgets) dropped."""
+
+    def sanitize_html_tags(self, html_str):
+        return clean_html(html_str)
+
+
+def safe_outputs(outputs):
+    """The outputs (nbformat nodes) with no active content, in place; returns them."""
+    return SafeOutputs().sanitize_code_outputs(outputs)
