@@ -34,4 +34,4 @@ c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreproc
 # Markdown cells and outputs with nothing that runs in a browser: nbconvert's sanitising, with the kit's
 # allow-list (text, tables, images and math stay; see grader/safe_html.py).
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"clean_html": "grader.safe_html.clean_html"}
+c.HTMLExporter.filters = {"clean_html": "grader.safe_html.clean_html", "markdown2html": "grader.safe_html.SafeMarkdown"}

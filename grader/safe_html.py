@@ -6,13 +6,17 @@ sanitising (``HTMLExporter.sanitize_html``: no JavaScript outputs, no widgets, S
 image) and gives it :func:`clean_html` as its ``clean_html`` filter: bleach, as nbconvert's filter,
 with an allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, math)
 and nothing that runs: no script, no event handler, no ``javascript:`` URL, no frame, no inline SVG.
+nbgrader's own templates render Markdown cells with ``markdown2html`` alone, so that filter is
+:class:`SafeMarkdown`: nbconvert's, then :func:`clean_html`.
 :class:`SafeOutputs` cleans the outputs the sandbox sends back before they are written into the
 autograded notebook, so any other viewer of that file is safe too.
 """
 import re
 
 import bleach
+from jinja2 import pass_context
 from nbconvert.preprocessors.sanitize import SanitizeHTML
+from traitlets.config import LoggingConfigurable
 
 TAGS = frozenset({
     "a", "abbr", "acronym", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd", "del",
@@ -50,6 +54,21 @@ def clean_html(html):
     """``html`` with every tag or attribute outside the allow-list shown as text or dropped (nbconvert's filter)."""
     html = html.decode() if isinstance(html, bytes) else str(html)
     return bleach.clean(html, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True)
+
+
+class SafeMarkdown(LoggingConfigurable):
+    """The ``markdown2html`` filter: the exporter's own (math, anchors, cell attachments), then :func:`clean_html`.
+
+    nbconvert makes a configurable filter with the exporter as its parent; the filter reads the
+    template's context (the cell's attachments) as the exporter's does.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        pass_context(self)  # Jinja passes the template's context to this filter
+
+    def __call__(self, context, source):
+        return clean_html(self.parent.markdown2html(context, source))
 
 
 class SafeOutputs(SanitizeHTML):
