@@ -68,3 +68,12 @@ def test_misconceptions_are_named_in_the_catalogues_words_not_by_id(tmp_path):
     assert f"<td>{html.escape(title('softmax_dim0'))}</td><td class='number'>2</td>" in text
     assert html.escape(MISCONCEPTIONS["softmax_dim0"]) in text
     assert title("softmax_dim0") == TITLES["softmax_dim0"]
+
+
+def test_a_student_id_with_markup_shows_as_text(tmp_path):
+    from .html_payloads import active_content, TOKEN
+    ids = [f'<img src=x onerror="{TOKEN}()">', f'"><script>{TOKEN}()</script>']
+    grades = [notebook(student, [cell("attention_scores", 1, 3)]) for student in ids]
+    text = write_report(class_stats(grades), "self_attention", tmp_path).read_text()
+    assert active_content(text) == []
+    assert all(student in html.unescape(text) for student in ids)  # shown, as text
