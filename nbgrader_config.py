@@ -32,6 +32,8 @@ c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreproc
 
 # Formgrader's view of a submission and the feedback pages (both nbconvert's HTMLExporter) show a student's
 # Markdown cells and outputs with nothing that runs in a browser: nbconvert's sanitising, with the kit's
-# allow-list (text, tables, images and math stay; see grader/safe_html.py).
+# allow-list (text, tables, images and math stay), and the student's name as text (see grader/safe_html.py).
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"clean_html": "grader.safe_html.clean_html", "markdown2html": "grader.safe_html.SafeMarkdown"}
+c.HTMLExporter.filters = {"clean_html": "grader.safe_html.clean_html",
+                          "markdown2html": "grader.safe_html.SafeMarkdown"}
+c.HTMLExporter.preprocessors = ["grader.safe_html.SafeNames"]

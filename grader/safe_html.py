@@ -7,14 +7,17 @@ image) and gives it :func:`clean_html` as its ``clean_html`` filter: bleach, as 
 with an allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, math)
 and nothing that runs: no script, no event handler, no ``javascript:`` URL, no frame, no inline SVG.
 nbgrader's own templates render Markdown cells with ``markdown2html`` alone, so that filter is
-:class:`SafeMarkdown`: nbconvert's, then :func:`clean_html`.
+:class:`SafeMarkdown`: nbconvert's, then :func:`clean_html`; formgrader's template prints the
+student's id and name as they are, so :class:`SafeNames` escapes them first.
 :class:`SafeOutputs` cleans the outputs the sandbox sends back before they are written into the
 autograded notebook, so any other viewer of that file is safe too.
 """
+import html
 import re
 
 import bleach
 from jinja2 import pass_context
+from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from traitlets.config import LoggingConfigurable
 
@@ -69,6 +72,18 @@ class SafeMarkdown(LoggingConfigurable):
 
     def __call__(self, context, source):
         return clean_html(self.parent.markdown2html(context, source))
+
+
+class SafeNames(Preprocessor):
+    """The student's id and name (the roster's, from an LMS) as text in formgrader's view of a submission."""
+
+    keys = ("student", "first_name", "last_name", "notebook_path")
+
+    def preprocess(self, nb, resources):
+        for key in self.keys:
+            if isinstance(resources.get(key), str):
+                resources[key] = html.escape(resources[key])
+        return nb, resources
 
 
 class SafeOutputs(SanitizeHTML):

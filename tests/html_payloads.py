@@ -53,6 +53,9 @@ ATTACHMENTS = {
     "page.html": {"text/html": base64.b64encode(f"<script>{js('attachment-html')}</script>".encode()).decode()},
 }
 
+NAMES = {"first_name": f'<img src="x" onerror="{js("first-name")}">',  # a name in the roster, from the LMS
+         "last_name": f"<script>{js('last-name')}</script>"}
+
 GOOD_CELL = '''import matplotlib.pyplot as plt
 print(torch.tensor([[11.25, 22.5]]))
 plt.plot([0, 1], [1, 0])

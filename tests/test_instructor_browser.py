@@ -1,11 +1,12 @@
 """No script from a submission runs in the instructor's browser (formgrader) or in a feedback page.
 
 Mallory's notebook 01 carries scripts in outputs of every type (HTML, JavaScript, Markdown, SVG,
-LaTeX), in a Markdown cell and in its attachments; Grace has the same answers without them. Both
+LaTeX), in a Markdown cell and in its attachments, and her name in the roster holds more; Grace has the same answers without them. Both
 are autograded and given feedback as an instructor does; the pages are opened in headless
 Chromium, formgrader's from a real Jupyter server, and their DOM read for the marks a payload
 leaves when it runs.
 """
+import html
 import re
 import subprocess
 import sys
@@ -30,6 +31,8 @@ def course(tmp_path_factory):
     if chromium() is None:
         pytest.fail("chromium is missing: `make test` installs it (apt-get install chromium)")
     course = make_course(tmp_path_factory.mktemp("browser") / "course")
+    with gradebook(course) as book:
+        book.update_or_create_student(MALLORY, **payloads.NAMES)
     submit(course, MALLORY, payloads.with_payloads(payloads.with_good_outputs(submission(course, WRONG))))
     submit(course, GRACE, payloads.with_good_outputs(submission(course, WRONG)))
     graded = autograde(course)
@@ -92,6 +95,7 @@ def test_no_payload_runs_in_formgraders_view_of_the_submission(course, server):
     path = formgrader_path(course, MALLORY)
     dom = dump_dom(server.link(path))
     assert payloads.TOKEN in dom and "formgrade" in dom, "formgrader shows the submission"
+    assert html.escape(payloads.NAMES["last_name"], quote=False) in dom, "and the student's name, as text"
     assert (payloads.ran(dom), payloads.active_content(fetch(server, path))) == ([], [])
 
 

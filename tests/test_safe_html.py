@@ -5,7 +5,7 @@ import pytest
 from grader.autograde.outputs import ran_cell
 from grader.feedback.page import exercise_html
 from grader.records import ExerciseRecord, PartRecord
-from grader.safe_html import clean_html, safe_outputs
+from grader.safe_html import SafeNames, clean_html, safe_outputs
 
 KEPT = [
     '<h2 id="Keys">Keys<a class="anchor-link" href="#Keys">¶</a></h2>',
@@ -78,3 +78,12 @@ def test_the_autograded_notebook_gets_the_cleaned_outputs():
         {"output_type": "display_data", "metadata": {},
          "data": {"text/html": "<img src=x onerror=alert(1)>", "application/javascript": "alert(1)"}}]})
     assert cell.outputs[0].data == {"text/html": '<img src="x">'} and cell.execution_count == 3
+
+
+def test_formgraders_page_gets_the_students_id_and_name_as_text():
+    resources = {"student": "<b>id</b>", "first_name": "<img src=x onerror=alert(1)>", "last_name": None,
+                 "notebook_path": 'course/autograded/"><script>/01.ipynb', "notebook_id": "01_attention_basics"}
+    _, resources = SafeNames().preprocess(nbformat.v4.new_notebook(), resources)
+    assert resources == {"student": "&lt;b&gt;id&lt;/b&gt;", "first_name": "&lt;img src=x onerror=alert(1)&gt;",
+                         "last_name": None, "notebook_path": "course/autograded/&quot;&gt;&lt;script&gt;/01.ipynb",
+                         "notebook_id": "01_attention_basics"}
