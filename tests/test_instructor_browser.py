@@ -1,10 +1,10 @@
 """No script from a submission runs in the instructor's browser (formgrader) or in a feedback page.
 
 Mallory's notebook 01 carries scripts in outputs of every type (HTML, JavaScript, Markdown, SVG,
-LaTeX), in a Markdown cell and in its attachments, and her name in the roster holds more; Grace has the same answers without them. Both
-are autograded and given feedback as an instructor does; the pages are opened in headless
-Chromium, formgrader's from a real Jupyter server, and their DOM read for the marks a payload
-leaves when it runs.
+LaTeX), in a Markdown cell and in its attachments, and her name in the roster holds more; Grace
+has the same answers without them. Both are autograded and given feedback as an instructor does;
+the pages are opened in headless Chromium, formgrader's from a real Jupyter server, and their DOM
+read for the marks a payload leaves when it runs.
 """
 import html
 import re
