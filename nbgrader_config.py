@@ -36,4 +36,4 @@ c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreproc
 c.HTMLExporter.sanitize_html = True
 c.HTMLExporter.filters = {"clean_html": "grader.safe_html.clean_html",
                           "markdown2html": "grader.safe_html.SafeMarkdown"}
-c.HTMLExporter.preprocessors = ["grader.safe_html.SafeNames"]
+c.HTMLExporter.preprocessors = ["grader.safe_html.SafeNames", "grader.safe_html.SafeOutputs"]

@@ -87,13 +87,43 @@ class SafeNames(Preprocessor):
 
 
 class SafeOutputs(SanitizeHTML):
-    """nbconvert's ``SanitizeHTML`` with the kit's allow-list: HTML and Markdown cleaned, plain text, LaTeX,
-    JSON, PNG and JPEG kept, every other type (JavaScript, SVG, widgets) dropped."""
+    """nbconvert's ``SanitizeHTML`` with the kit's allow-list, for code cells' outputs only: HTML and Markdown
+    cleaned, plain text, LaTeX, JSON, PNG and JPEG kept, every other type (JavaScript, SVG, widgets) dropped,
+    and of each output's metadata only what nbconvert's templates read as an image's size, alt text or frame.
+
+    nbconvert prints an image's width and height unquoted: ``width="1 onerror=..."`` would be an event
+    handler. Also an exporter preprocessor (``nbgrader_config.py``), for notebooks graded without it.
+    """
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "code":
+            cell.outputs = self.sanitize_code_outputs(cell.outputs)
+        return cell, resources
+
+    def sanitize_code_outputs(self, outputs):
+        """The outputs cleaned; a display left with nothing to show is dropped."""
+        for output in super().sanitize_code_outputs(outputs):
+            if "metadata" in output:
+                output.metadata = _safe_metadata(output.metadata)
+        return [output for output in outputs if output.get("data", True)]
 
     def sanitize_html_tags(self, html_str):
         return clean_html(html_str)
 
 
+METADATA = {"width": (int, float), "height": (int, float), "alt": str, "unconfined": bool, "isolated": bool,
+            "needs_background": str}
+
+
+def _safe_metadata(metadata):
+    """An output's metadata, top level and per MIME type, with only the keys above, of the right type."""
+    def kept(values):
+        return {key: value for key, value in values.items() if key in METADATA
+                and isinstance(value, METADATA[key]) and not (isinstance(value, bool) and METADATA[key] != bool)}
+    return {**kept(metadata), **{mime: kept(values) for mime, values in metadata.items()
+                                 if "/" in mime and isinstance(values, dict)}}
+
+
 def safe_outputs(outputs):
-    """The outputs (nbformat nodes) with no active content, in place; returns them."""
+    """The outputs (nbformat nodes) with no active content."""
     return SafeOutputs().sanitize_code_outputs(outputs)

@@ -39,6 +39,10 @@ display(Markdown("""Markdown output <img src="x" onerror="{js("md-output-onerror
 <script>{js("md-output-script")}</script>"""))
 display(SVG("""{_svg("svg-output")}"""))
 display(Latex(r"""$x$ <img src="x" onerror="{js("latex-onerror")}"> $\\href{{javascript:{TOKEN}_latex_href()}}{{x}}$"""))
+display({{"image/png": "bm90IGEgcG5n", "text/plain": "png"}}, raw=True,
+        metadata={{"image/png": {{"width": "1 onerror={js("png-width")}"}}}})
+display({{"image/jpeg": "bm90IGEganBlZw==", "text/plain": "jpeg"}}, raw=True,
+        metadata={{"filenames": {{"image/jpeg": "javascript:{TOKEN}_jpeg_filename()"}}, "height": "1 onload={js("jpeg-height")}"}})
 '''
 
 MARKDOWN_CELL = f'''A student's note <img src="x" onerror="{js("mdcell-onerror")}"> <script>{js("mdcell-script")}</script>
@@ -63,11 +67,15 @@ plt.show()'''
 GOOD_TENSOR = "tensor([[11.2500, 22.5000]])"
 
 
+RAW_CELL = f'<p>raw</p><script>{js("raw-script")}</script><img src="x" onerror="{js("raw-onerror")}">'
+
+
 def with_payloads(nb):
     """``nb`` with the payload cells after its first code cell."""
     first = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code")
     markdown = nbformat.v4.new_markdown_cell(MARKDOWN_CELL, attachments=ATTACHMENTS)
-    nb.cells[first + 1:first + 1] = [nbformat.v4.new_code_cell(OUTPUTS_CELL), markdown]
+    raw = nbformat.v4.new_raw_cell(RAW_CELL, metadata={"raw_mimetype": "text/html"})
+    nb.cells[first + 1:first + 1] = [nbformat.v4.new_code_cell(OUTPUTS_CELL), markdown, raw]
     return nb
 
 

@@ -77,11 +77,13 @@ def test_the_autograded_notebook_keeps_no_active_output(course):
     nb = nbformat.read(course / "autograded" / MALLORY / ASSIGNMENT / BASICS, as_version=4)
     kinds = {kind for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs
              for kind in output.get("data", {})}
-    assert kinds <= {"text/plain", "text/html", "text/markdown", "text/latex", "image/png"}, kinds
+    assert kinds <= {"text/plain", "text/html", "text/markdown", "text/latex", "image/png", "image/jpeg"}, kinds
     shown = [value for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs
              for kind, value in output.get("data", {}).items() if kind in ("text/html", "text/markdown")]
     assert any(payloads.TOKEN in value for value in shown), "the payloads stay, as text"
     assert [found for value in shown for found in payloads.active_content(value)] == []
+    metadata = [str(output.get("metadata")) for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not any(payloads.TOKEN in text for text in metadata), "no image size or file name from the submission"
 
 
 def test_no_payload_runs_in_the_feedback_page(course):

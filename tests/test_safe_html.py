@@ -87,3 +87,33 @@ def test_formgraders_page_gets_the_students_id_and_name_as_text():
     assert resources == {"student": "&lt;b&gt;id&lt;/b&gt;", "first_name": "&lt;img src=x onerror=alert(1)&gt;",
                          "last_name": None, "notebook_path": "course/autograded/&quot;&gt;&lt;script&gt;/01.ipynb",
                          "notebook_id": "01_attention_basics"}
+
+
+def test_image_metadata_keeps_only_a_size_alt_text_and_flags():
+    output = _display({"image/png": "iVBORw0KGgo="})
+    output.metadata = {"width": "1 onerror=alert(1)", "height": 30, "filenames": {"image/png": "javascript:x"},
+                       "image/png": {"width": 20.5, "alt": "a figure", "unconfined": True, "height": True}}
+    assert safe_outputs([output])[0].metadata == {"height": 30, "image/png": {"width": 20.5, "alt": "a figure",
+                                                                              "unconfined": True}}
+
+
+def test_the_course_config_alone_keeps_formgraders_page_safe(root):
+    """A notebook graded before the kit cleaned outputs, rendered by formgrader's exporter with the course config."""
+    from nbconvert import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from .html_payloads import ATTACHMENTS, MARKDOWN_CELL, NAMES, TOKEN, active_content, js
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    config.HTMLExporter.template_name, config.HTMLExporter.extra_template_basedirs = "formgrade", [handlers.template_path]
+    code = nbformat.v4.new_code_cell("display(...)", outputs=[
+        _display({"text/html": f"<img src=x onerror=\"{js('html')}\">", "application/javascript": js("js")}),
+        _display({"image/svg+xml": f"<svg onload=\"{js('svg')}\"/>"}),
+        nbformat.v4.new_output("display_data", data={"image/png": "eA=="},
+                               metadata={"image/png": {"width": f"1 onerror={js('width')}"}})])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(MARKDOWN_CELL, attachments=ATTACHMENTS), code])
+    resources = {"student": f"<b>{TOKEN}</b>", **NAMES, "notebook_path": "x", "base_url": "", "index": 0,
+                 "total": 1, "submission_id": "1", "assignment_id": "a", "notebook_id": "n"}
+    page, _ = HTMLExporter(config=config).from_notebook_node(nb, resources=resources)
+    assert TOKEN in page and active_content(page) == []
