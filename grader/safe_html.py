@@ -1,16 +1,18 @@
 """What of a submission a page may show: its HTML and outputs with no active content.
 
-A student's Markdown cells and cell outputs reach formgrader's view (inside the instructor's
-Jupyter session) and the feedback pages. ``nbgrader_config.py`` turns on nbconvert's own
-sanitising (``HTMLExporter.sanitize_html``: no JavaScript outputs, no widgets, SVG only as an
-image) and gives it :func:`clean_html` as its ``clean_html`` filter: bleach, as nbconvert's filter,
-with an allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, math)
-and nothing that runs: no script, no event handler, no ``javascript:`` URL, no frame, no inline SVG.
-nbgrader's own templates render Markdown cells with ``markdown2html`` alone, so that filter is
-:class:`SafeMarkdown`: nbconvert's, then :func:`clean_html`; formgrader's template prints the
-student's id and name as they are, so :class:`SafeNames` escapes them first.
-:class:`SafeOutputs` cleans the outputs the sandbox sends back before they are written into the
-autograded notebook, so any other viewer of that file is safe too.
+A student's Markdown cells, attachments and outputs, and the roster's names, reach formgrader's
+view (inside the instructor's Jupyter session) and the feedback pages. ``nbgrader_config.py`` turns
+on nbconvert's own sanitising (``HTMLExporter.sanitize_html``: no JavaScript or widget output, SVG
+only as an image) with the kit's filters and preprocessors:
+
+- :func:`clean_html`, nbconvert's ``clean_html`` filter: bleach (nbconvert's sanitiser) with an
+  allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, math) and
+  nothing that runs: no script, event handler, ``javascript:`` URL, frame or inline SVG;
+- :class:`SafeMarkdown`, the ``markdown2html`` filter: nbgrader's templates render Markdown cells
+  with it alone, so it cleans too;
+- :class:`SafeNames`: formgrader's template prints the student's id and name as they are;
+- :class:`SafeOutputs`: outputs (and their metadata) cleaned, also as the sandbox's outputs are
+  written into the autograded notebook, so any other viewer of that file is safe too.
 """
 import html
 import re
@@ -53,10 +55,10 @@ def _allowed(tag, name, value):
     return True
 
 
-def clean_html(html):
-    """``html`` with every tag or attribute outside the allow-list shown as text or dropped (nbconvert's filter)."""
-    html = html.decode() if isinstance(html, bytes) else str(html)
-    return bleach.clean(html, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True)
+def clean_html(text):
+    """``text`` (HTML) with every tag outside the allow-list shown as text, every other attribute dropped."""
+    text = text.decode() if isinstance(text, bytes) else str(text)
+    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True)
 
 
 class SafeMarkdown(LoggingConfigurable):
@@ -105,7 +107,7 @@ class SafeOutputs(SanitizeHTML):
         for output in super().sanitize_code_outputs(outputs):
             if "metadata" in output:
                 output.metadata = _safe_metadata(output.metadata)
-        return [output for output in outputs if output.get("data", True)]
+        return [output for output in outputs if output.output_type in ("stream", "error") or output.data]
 
     def sanitize_html_tags(self, html_str):
         return clean_html(html_str)
@@ -116,12 +118,16 @@ METADATA = {"width": (int, float), "height": (int, float), "alt": str, "unconfin
 
 
 def _safe_metadata(metadata):
-    """An output's metadata, top level and per MIME type, with only the keys above, of the right type."""
+    """An output's metadata, top level and per MIME type, with only the keys above, of their type."""
     def kept(values):
-        return {key: value for key, value in values.items() if key in METADATA
-                and isinstance(value, METADATA[key]) and not (isinstance(value, bool) and METADATA[key] != bool)}
+        return {key: value for key, value in values.items() if _of_its_type(key, value)}
     return {**kept(metadata), **{mime: kept(values) for mime, values in metadata.items()
                                  if "/" in mime and isinstance(values, dict)}}
+
+
+def _of_its_type(key, value):
+    kind = METADATA.get(key)
+    return kind is not None and isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
 def safe_outputs(outputs):
