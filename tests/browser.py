@@ -12,7 +12,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 def chromium():
     """The browser's path, or None when it is not installed."""
-    return shutil.which("chromium") or (os.path.exists("/usr/bin/chromium") and "/usr/bin/chromium") or None
+    return shutil.which("chromium") or shutil.which("/usr/bin/chromium")
 
 
 def dump_dom(url, budget_ms=5000, timeout=120):
