@@ -18,6 +18,7 @@ import html
 import re
 
 import bleach
+from bleach.css_sanitizer import CSSSanitizer
 from jinja2 import pass_context
 from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
@@ -29,7 +30,7 @@ TAGS = frozenset({
     "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strike",
     "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt", "u", "ul",
     "var"})
-COMMON = ["class", "id", "title", "lang", "dir"]
+COMMON = ["class", "id", "title", "lang", "dir", "style"]  # style: bleach's CSS allow-list (no position)
 ATTRIBUTES = {
     "*": COMMON,
     "a": [*COMMON, "href", "name"],
@@ -58,7 +59,8 @@ def _allowed(tag, name, value):
 def clean_html(text):
     """``text`` (HTML) with every tag outside the allow-list shown as text, every other attribute dropped."""
     text = text.decode() if isinstance(text, bytes) else str(text)
-    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True)
+    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True,
+                        css_sanitizer=CSSSanitizer())
 
 
 class SafeMarkdown(LoggingConfigurable):

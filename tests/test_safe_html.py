@@ -14,6 +14,7 @@ KEPT = [
     '<img src="data:image/png;base64,iVBORw0KGgo=" alt="a figure">',
     '<a href="https://example.org/attention">a link</a>',
     "<ul><li>one</li></ul><ol><li>two</li></ol><pre>tensor([1., 2.])</pre>",
+    '<pre style="white-space: pre-wrap;">a long message</pre>',
 ]
 
 ACTIVE = [  # (payload, what must not be left of it)
@@ -28,7 +29,7 @@ ACTIVE = [  # (payload, what must not be left of it)
     ('<iframe srcdoc="<script>alert(1)</script>"></iframe>', "<iframe"),
     ('<object data="javascript:alert(1)"></object>', "<object"),
     ('<details open ontoggle="alert(1)">d</details>', "ontoggle="),
-    ('<p style="position:fixed;top:0">cover</p>', "style="),
+    ('<p style="position:fixed;top:0">cover</p>', "position"),
     ('<form action="https://example.org"><button>go</button></form>', "<form"),
     ('<meta http-equiv="refresh" content="0;url=javascript:alert(1)">', "<meta"),
 ]
