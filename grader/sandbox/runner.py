@@ -6,19 +6,22 @@ supervisor sends each request only when the notebook reaches it, so the student'
 holds a later cell, another check's inputs or the job. Nothing here decides a grade.
 """
 import os
+import sys
 
 from ..checks import plain
 from ..checks.probes import run_probe
 from . import protocol
+from .hooks import refuse_audit_hooks
 from .shell import SandboxShell
 
 MAX_REQUEST_BYTES = 64 << 20
 
 
-def answer(shell, request, output_chars):
-    """The answer to one request: a cell's outputs, or a probe's outcome."""
+def answer(shell, request, output_chars, clean):
+    """The answer to one request: a cell's outputs (an instructor's test cell runs with the ``clean`` hooks),
+    or a probe's outcome."""
     if "cell" in request:
-        outputs, count = shell.run(request["cell"], output_chars)
+        outputs, count = shell.run(request["cell"], output_chars, clean if request.get("test") else None)
         return {"outputs": outputs, "count": count}
     obj = shell.user_ns.get(request["exercise"])
     if obj is None:
@@ -27,9 +30,11 @@ def answer(shell, request, output_chars):
     return {"outcome": plain.to_plain(run_probe(obj, request["probe"], params))}
 
 
-def serve(fd, output_chars):
-    """Answer requests on ``fd`` until the supervisor says it is done (or goes away)."""
+def serve(fd, output_chars, clean):
+    """Answer requests on ``fd`` until the supervisor says it is done (or goes away); ``clean`` is the
+    hooks.Snapshot that the worker took before any student code."""
     shell = SandboxShell.instance()
+    refuse_audit_hooks()
     while True:
         try:
             request = protocol.read(fd, MAX_REQUEST_BYTES)
@@ -37,5 +42,8 @@ def serve(fd, output_chars):
             os._exit(0)
         if request.get("done"):
             os._exit(0)
-        protocol.write(fd, answer(shell, request, output_chars))
-        del request
+        reply = answer(shell, request, output_chars, clean)
+        sys.setprofile(None)  # a trace or profile function set by a cell lasts as long as that cell,
+        sys.settrace(None)  # so that none runs in the kit's own code between cells
+        protocol.write(fd, reply)
+        del request, reply

@@ -101,16 +101,58 @@ class SandboxShell(InteractiveShell):
     def enable_gui(self, gui=None):
         """No event loop to integrate with: figures are recorded by the inline backend."""
 
-    def run(self, source, limit):
-        """Run one cell's source as a kernel would; return its outputs and execution count."""
-        self.outputs, self.cell_count = CellOutputs(limit), self.execution_count
+    def run(self, source, limit, clean=None):
+        """Run one cell's source as a kernel would; return its outputs and execution count.
+
+        An instructor's test cell comes with ``clean``, the hooks as they were before any student code
+        (hooks.Snapshot): it runs with those, the student's come back after it, and if it raised, its error
+        is the first output nbgrader scores, whatever the student's code showed or hid."""
+        outputs, count = CellOutputs(limit), self.execution_count
+        self.outputs, self.cell_count = outputs, count
         saved = sys.stdout, sys.stderr
+        changes = clean.restore() if clean else None
         sys.stdout, sys.stderr = StreamToOutputs(self, "stdout"), StreamToOutputs(self, "stderr")
         try:
-            self.run_cell(source, store_history=True)
+            result = self.run_cell(source, store_history=True)
         finally:
             sys.stdout, sys.stderr = saved
-        return self.outputs.items, self.cell_count
+            if changes:
+                changes.undo()
+        return (verdict(outputs.items, result) if clean else outputs.items), count
+
+
+def verdict(outputs, result):
+    """A test cell's outputs as nbgrader must score them: when the cell raised (as IPython's ExecutionResult
+    says), an error comes before any value: the traceback shown, or one made from the exception."""
+    error = _raised(result)
+    if error is None:
+        return outputs
+    kinds = [output["output_type"] for output in outputs]
+    if "error" in kinds and ("execute_result" not in kinds or kinds.index("error") < kinds.index("execute_result")):
+        return outputs
+    errors = [output for output in outputs if output["output_type"] == "error"] or [_error_output(error)]
+    rest = [output for output in outputs if output["output_type"] != "error"]
+    first = next((i for i, output in enumerate(rest) if output["output_type"] == "execute_result"), len(rest))
+    return rest[:first] + errors + rest[first:]
+
+
+def _raised(result):
+    """The exception a cell raised, or None."""
+    if result is None:
+        return RuntimeError("the cell did not finish")
+    for error in (result.error_before_exec, result.error_in_exec):
+        if error is not None:
+            return error
+    return None
+
+
+def _error_output(error):
+    ename = type(error).__name__
+    try:
+        evalue = str(error)[:1000]
+    except Exception:
+        evalue = ""
+    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": [f"{ename}: {evalue}"]}
 
 
 def new_shell():
