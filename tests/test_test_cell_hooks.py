@@ -4,6 +4,10 @@ Notebook 01 gets a plain nbgrader exercise the README's way (``double`` and a te
 student below installs one hook in the cell that defines ``double``; a wrong ``double`` must still get 0 and a
 right one, with every hook at once, full marks. One course, one autograde run.
 """
+import json
+import subprocess
+import sys
+
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
@@ -13,6 +17,7 @@ from grader.demo.run import new_course
 
 from grader.demo.fill import fill
 
+from .conftest import ROOT
 from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, autograde, submit
 from .extended_course import DOUBLE, DOUBLE_TEST
 
@@ -42,6 +47,9 @@ HOOKS = {
     "class_patch": "from IPython.core.interactiveshell import InteractiveShell\n\n"
                    "InteractiveShell.showtraceback = lambda *args, **kwargs: None\n",
     "module_patch": "import IPython.core.interactiveshell as ish\n\nish.exec = lambda *args: None\n",
+    "audit_hook": "import sys\n\ndef swap(event, args):\n"
+                  "    if event == 'exec' and 'double' in getattr(args[0], 'co_names', ()):\n"
+                  "        get_ipython().user_ns['double'] = lambda x: x + x\n\nsys.addaudithook(swap)\n",
 }
 # Hooks that the test cell itself sets off, by calling the student's function: only the verdict can stop these.
 DURING = {
@@ -82,3 +90,33 @@ def test_a_wrong_answer_gets_no_points_whatever_hook_it_installs(scores, student
 
 def test_a_right_answer_keeps_its_points_with_every_hook_installed(scores):
     assert scores["right_with_every_hook"] == 2
+
+
+IN_THE_SANDBOX = """
+import json, sys
+from grader.sandbox import runner
+from grader.sandbox.hooks import Snapshot
+from grader.sandbox.shell import new_shell
+
+shell = new_shell()
+clean = Snapshot(shell)
+print(json.dumps([runner.answer(shell, {"cell": cell, "test": test}, 10_000, clean)["outputs"]
+                  for cell, test in json.loads(sys.argv[1])]))
+"""
+
+
+def test_the_students_later_cells_run_with_their_own_hooks():
+    """A test cell runs without the student's input transformer and magic; the student's next cell has both."""
+    cells = [("get_ipython().input_transformers_post.append(lambda lines: [l.replace('twice', '2 *') for l in lines])\n"
+              "from IPython.core.magic import register_line_magic\n\n@register_line_magic\n"
+              "def shout(line):\n    print(line.upper())", False),
+             ("six = twice 3", True),
+             ("%shout hello", True),
+             ("print(twice 3)\n%shout hello", False)]
+    done = subprocess.run([sys.executable, "-c", IN_THE_SANDBOX, json.dumps(cells)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    _, syntax, magic, later = json.loads(done.stdout.splitlines()[-1])
+    assert [output["ename"] for output in syntax] == ["SyntaxError"]
+    assert magic[-1]["ename"] == "UsageError"
+    assert later == [{"output_type": "stream", "name": "stdout", "text": "6\nHELLO\n"}]

@@ -12,10 +12,12 @@ test cell: the student's own later cells run with their hooks, as in Jupyter.
 """
 import builtins
 import gc
+import operator
 import signal
 import sys
 import threading
 import types
+from itertools import repeat
 
 MISSING = object()
 SHELL_STATE = {"outputs", "cell_count"}  # the kit's record of the cell that runs now
@@ -125,11 +127,9 @@ class Snapshot:
 
     def __init__(self, shell):
         self.namespaces = []  # (kind, namespace, {key: value} put back, rule for keys added later, keys known)
-        self.attributes = []  # ("attribute" namespace, key, value)
         modules, code = dict(sys.modules), {}
         self.namespaces.append(("dict", sys.modules, modules, None, ()))
         for module in modules.values():
-            self.attributes.append((module, "__class__", type(module)))
             found = getattr(module, "__dict__", None)
             if isinstance(found, dict):
                 kept = {key: value for key, value in found.items() if _is_code(value)}
@@ -141,12 +141,12 @@ class Snapshot:
             self.namespaces.append(("class", cls, kept, "code", frozenset(found)))
             code.update((id(value), value.__func__ if isinstance(value, (staticmethod, classmethod)) else value)
                         for value in kept.values())
-        for function in code.values():
-            if isinstance(function, types.FunctionType):
-                self.attributes += [(function, key, getattr(function, key))
-                                    for key in ("__code__", "__defaults__", "__kwdefaults__")]
+        functions = tuple(f for f in code.values() if isinstance(f, types.FunctionType))
+        objects = (*modules.values(), *_shell_objects(shell))
+        self.attributes = [(key, owners, tuple(map(_getter(key), owners))) for key, owners in (
+            ("__class__", objects), ("__code__", functions), ("__defaults__", functions),
+            ("__kwdefaults__", functions))]
         for obj in _shell_objects(shell):
-            self.attributes.append((obj, "__class__", type(obj)))
             own = vars(obj)
             kept = {key: value for key, value in own.items() if obj is not shell or key not in SHELL_STATE}
             self.namespaces.append(("object", obj, kept, "shadowing", frozenset(own)))
@@ -175,11 +175,13 @@ class Snapshot:
                 except (OSError, ValueError, TypeError):
                     continue
                 changes.signals.append((number, current))
-        for namespace, key, value in self.attributes:
-            current = getattr(namespace, key) if key != "__class__" else type(namespace)
-            if current is not value:
-                changes.entries.append(("attribute", namespace, key, current))
-                _put("attribute", namespace, key, value)
+        for key, owners, values in self.attributes:
+            current = tuple(map(_getter(key), owners))
+            if not all(map(operator.is_, current, values)):
+                for owner, found, value in zip(owners, current, values):
+                    if found is not value:
+                        changes.entries.append(("attribute", owner, key, found))
+                        _put("attribute", owner, key, value)
         for kind, namespace, kept, rule, known in self.namespaces:
             _restore(kind, namespace, kept, rule, known, changes)
         for table, saved in self.tables:
@@ -188,13 +190,19 @@ class Snapshot:
         return changes
 
 
+def _getter(key):
+    """How an attribute is read: an object's class as the interpreter sees it, past any __class__ property."""
+    return type if key == "__class__" else operator.attrgetter(key)
+
+
 def _restore(kind, namespace, kept, rule, known, changes):
     live = _live(kind, namespace)
-    for key, value in kept.items():
-        found = live.get(key, MISSING)
-        if found is not value:
-            changes.entries.append((kind, namespace, key, found))
-            _put(kind, namespace, key, value)
+    if not all(map(operator.is_, map(live.get, kept, repeat(MISSING)), kept.values())):  # the usual case, fast
+        for key, value in kept.items():
+            found = live.get(key, MISSING)
+            if found is not value:
+                changes.entries.append((kind, namespace, key, found))
+                _put(kind, namespace, key, value)
     if rule is None:
         return
     added = (live.keys() & BUILTIN_NAMES if rule == "builtins" else live.keys()) - known

@@ -1,7 +1,8 @@
 """Inside the sandbox: answer the supervisor's requests one at a time, in the notebook's order.
 
-A request is one cell to run (its outputs come back, as a kernel would send them) or one probe
-of an exercise as it is defined at that point (its evidence comes back as plain data). The
+A request is one cell to run (its outputs come back, as a kernel would send them; an instructor's
+test cell runs with IPython's hooks as they were before any student code, see hooks.py) or one
+probe of an exercise as it is defined at that point (its evidence comes back as plain data). The
 supervisor sends each request only when the notebook reaches it, so the student's code never
 holds a later cell, another check's inputs or the job. Nothing here decides a grade.
 """
@@ -18,10 +19,16 @@ MAX_REQUEST_BYTES = 64 << 20
 
 
 def answer(shell, request, output_chars, clean):
-    """The answer to one request: a cell's outputs (an instructor's test cell runs with the ``clean`` hooks),
-    or a probe's outcome."""
+    """The answer to one request: a cell's outputs, or a probe's outcome. An instructor's test cell runs with
+    the ``clean`` hooks (hooks.Snapshot, taken before any student code); the student's come back after it."""
     if "cell" in request:
-        outputs, count = shell.run(request["cell"], output_chars, clean if request.get("test") else None)
+        test = request.get("test") is True
+        changes = clean.restore() if test else None
+        try:
+            outputs, count = shell.run(request["cell"], output_chars, test)
+        finally:
+            if changes:
+                changes.undo()
         return {"outputs": outputs, "count": count}
     obj = shell.user_ns.get(request["exercise"])
     if obj is None:

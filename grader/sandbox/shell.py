@@ -101,24 +101,19 @@ class SandboxShell(InteractiveShell):
     def enable_gui(self, gui=None):
         """No event loop to integrate with: figures are recorded by the inline backend."""
 
-    def run(self, source, limit, clean=None):
-        """Run one cell's source as a kernel would; return its outputs and execution count.
-
-        An instructor's test cell comes with ``clean``, the hooks as they were before any student code
-        (hooks.Snapshot): it runs with those, the student's come back after it, and if it raised, its error
-        is the first output nbgrader scores, whatever the student's code showed or hid."""
+    def run(self, source, limit, test=False):
+        """Run one cell's source as a kernel would; return its outputs and execution count. For an instructor's
+        test cell, if it raised (as IPython's ExecutionResult says), its error is the first output nbgrader
+        scores, whatever the student's code showed or hid."""
         outputs, count = CellOutputs(limit), self.execution_count
         self.outputs, self.cell_count = outputs, count
         saved = sys.stdout, sys.stderr
-        changes = clean.restore() if clean else None
         sys.stdout, sys.stderr = StreamToOutputs(self, "stdout"), StreamToOutputs(self, "stderr")
         try:
             result = self.run_cell(source, store_history=True)
         finally:
             sys.stdout, sys.stderr = saved
-            if changes:
-                changes.undo()
-        return (verdict(outputs.items, result) if clean else outputs.items), count
+        return (verdict(outputs.items, result) if test else outputs.items), count
 
 
 def verdict(outputs, result):
