@@ -47,6 +47,7 @@ HOOKS = {
     "class_patch": "from IPython.core.interactiveshell import InteractiveShell\n\n"
                    "InteractiveShell.showtraceback = lambda *args, **kwargs: None\n",
     "module_patch": "import IPython.core.interactiveshell as ish\n\nish.exec = lambda *args: None\n",
+    "builtins": "import builtins\n\nbuiltins.exec = lambda *args: None\n",
     "audit_hook": "import sys\n\ndef swap(event, args):\n"
                   "    if event == 'exec' and 'double' in getattr(args[0], 'co_names', ()):\n"
                   "        get_ipython().user_ns['double'] = lambda x: x + x\n\nsys.addaudithook(swap)\n",
@@ -106,17 +107,24 @@ print(json.dumps([runner.answer(shell, {"cell": cell, "test": test}, 10_000, cle
 
 
 def test_the_students_later_cells_run_with_their_own_hooks():
-    """A test cell runs without the student's input transformer and magic; the student's next cell has both."""
+    """A test cell runs without the student's input transformer, magic and builtins (but with the names the
+    student defined, even those of builtins); the student's next cell has them all again."""
     cells = [("get_ipython().input_transformers_post.append(lambda lines: [l.replace('twice', '2 *') for l in lines])\n"
               "from IPython.core.magic import register_line_magic\n\n@register_line_magic\n"
-              "def shout(line):\n    print(line.upper())", False),
+              "def shout(line):\n    print(line.upper())\n\nimport builtins\n"
+              "__builtins__ = dict(vars(builtins), abs=lambda x: 'absolute')\n"
+              "max = 3\n\ndef capped(x):\n    return min(x, max)", False),
+             ("assert capped(5) == 3", True),
              ("six = twice 3", True),
              ("%shout hello", True),
-             ("print(twice 3)\n%shout hello", False)]
+             ("assert abs(-2) == 2", True),
+             ("print(twice 3)\n%shout hello\nprint(abs(-2))", False)]
     done = subprocess.run([sys.executable, "-c", IN_THE_SANDBOX, json.dumps(cells)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    _, syntax, magic, later = json.loads(done.stdout.splitlines()[-1])
+    _, names, syntax, magic, builtin, later = json.loads(done.stdout.splitlines()[-1])
+    assert names == []
     assert [output["ename"] for output in syntax] == ["SyntaxError"]
     assert magic[-1]["ename"] == "UsageError"
-    assert later == [{"output_type": "stream", "name": "stdout", "text": "6\nHELLO\n"}]
+    assert builtin == []
+    assert later == [{"output_type": "stream", "name": "stdout", "text": "6\nHELLO\nabsolute\n"}]

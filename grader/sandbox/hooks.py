@@ -9,21 +9,26 @@ tracebacks, custom exception handler), the contents of its hook tables (input tr
 events, formatters, magics, prefilters); signal handlers and timers; garbage-collector callbacks; threading's
 trace and profile functions. ``restore`` returns the student's values, and ``undo`` puts them back after the
 test cell: the student's own later cells run with their hooks, as in Jupyter.
+
+``restore`` runs while the student's hooks are still in place: it puts builtins back first, with dict methods
+only, and calls the library functions it needs through names bound when this module was imported.
 """
 import builtins
-import gc
-import operator
-import signal
 import sys
 import threading
 import types
+from gc import callbacks as gc_callbacks, collect
 from itertools import repeat
+from operator import attrgetter, is_
+from signal import ITIMER_PROF, ITIMER_REAL, ITIMER_VIRTUAL, getsignal, setitimer, signal as set_handler, \
+    valid_signals
 
 MISSING = object()
+BUILTINS = vars(builtins)
 SHELL_STATE = {"outputs", "cell_count"}  # the kit's record of the cell that runs now
 COUNTERS = {"execution_count", "last_execution_succeeded", "last_execution_result"}
-TIMERS = (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF)
-BUILTIN_NAMES = frozenset(vars(builtins))
+TIMERS = (ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF)
+BUILTIN_NAMES = frozenset(BUILTINS)
 
 
 def _refuse(event, args):
@@ -65,7 +70,7 @@ def _tables(shell):
               transformers.line_transforms, transformers.token_transformers, shell.events.callbacks,
               *shell.events.callbacks.values(), formatters, shell.magics_manager.magics,
               *shell.magics_manager.magics.values(), shell.magics_manager.registry, prefilter._transformers,
-              prefilter._checkers, prefilter._handlers, prefilter._esc_handlers, gc.callbacks, sys.meta_path,
+              prefilter._checkers, prefilter._handlers, prefilter._esc_handlers, gc_callbacks, sys.meta_path,
               sys.path, sys.path_hooks, sys.path_importer_cache, shell.builtin_trap.auto_builtins]
     for formatter in formatters.values():
         tables += [formatter.type_printers, formatter.deferred_printers, formatter.singleton_printers]
@@ -79,8 +84,8 @@ def _copy(table):
 class Changes:
     """What ``Snapshot.restore`` replaced: the student's values, put back by ``undo``."""
 
-    def __init__(self):
-        self.entries, self.tables, self.signals, self.timers = [], [], [], []
+    def __init__(self, builtins_before):
+        self.builtins, self.entries, self.tables, self.signals, self.timers = builtins_before, [], [], [], []
 
     def undo(self):
         for kind, namespace, key, value in reversed(self.entries):
@@ -88,9 +93,11 @@ class Changes:
         for table, saved in self.tables:
             _fill(table, saved)
         for number, handler in self.signals:
-            signal.signal(number, handler)
+            set_handler(number, handler)
         for which, saved in self.timers:
-            signal.setitimer(which, *saved)
+            setitimer(which, *saved)
+        BUILTINS.clear()
+        BUILTINS.update(self.builtins)
 
 
 def _live(kind, namespace):
@@ -126,58 +133,48 @@ class Snapshot:
     """The state that decides how cells run, captured once, before any student code."""
 
     def __init__(self, shell):
-        self.namespaces = []  # (kind, namespace, {key: value} put back, rule for keys added later, keys known)
-        modules, code = dict(sys.modules), {}
-        self.namespaces.append(("dict", sys.modules, modules, None, ()))
-        for module in modules.values():
-            found = getattr(module, "__dict__", None)
-            if isinstance(found, dict):
-                kept = {key: value for key, value in found.items() if _is_code(value)}
-                self.namespaces.append(("dict", found, kept, "builtins", found.keys() & BUILTIN_NAMES))
-                code.update((id(value), value) for value in kept.values())
-        for cls in [value for value in code.values() if isinstance(value, type)]:
+        self.builtins = BUILTINS.copy()
+        objects = _shell_objects(shell)
+        self.namespaces = _module_namespaces(shell) + _shell_namespaces(shell, objects)
+        code = {}
+        for _, _, kept, _, _ in self.namespaces:
+            code.update((id(value), value) for value in kept.values() if isinstance(value, type))
+        for cls in list(code.values()):
             found = dict(cls.__dict__)
             kept = {key: value for key, value in found.items() if _is_code(value)}
             self.namespaces.append(("class", cls, kept, "code", frozenset(found)))
             code.update((id(value), value.__func__ if isinstance(value, (staticmethod, classmethod)) else value)
                         for value in kept.values())
-        functions = tuple(f for f in code.values() if isinstance(f, types.FunctionType))
-        objects = (*modules.values(), *_shell_objects(shell))
+        for _, _, kept, _, _ in self.namespaces:
+            code.update((id(value), value) for value in kept.values() if isinstance(value, types.FunctionType))
+        functions = tuple(value for value in code.values() if isinstance(value, types.FunctionType))
         self.attributes = [(key, owners, tuple(map(_getter(key), owners))) for key, owners in (
-            ("__class__", objects), ("__code__", functions), ("__defaults__", functions),
+            ("__class__", (*sys.modules.values(), *objects)), ("__code__", functions), ("__defaults__", functions),
             ("__kwdefaults__", functions))]
-        for obj in _shell_objects(shell):
-            own = vars(obj)
-            kept = {key: value for key, value in own.items() if obj is not shell or key not in SHELL_STATE}
-            self.namespaces.append(("object", obj, kept, "shadowing", frozenset(own)))
-            traits = own.get("_trait_values")
-            if isinstance(traits, dict):
-                kept = {key: value for key, value in traits.items() if obj is not shell or key not in COUNTERS}
-                self.namespaces.append(("dict", traits, kept, "traits", frozenset(traits) | COUNTERS))
-        hooks = {key: getattr(threading, key) for key in ("_trace_hook", "_profile_hook")}  # threading.settrace
-        self.namespaces.append(("dict", vars(threading), hooks, None, ()))
         self.tables = [(table, _copy(table)) for table in _tables(shell)]
-        self.signals = {number: signal.getsignal(number) for number in signal.valid_signals()}
+        self.signals = {number: getsignal(number) for number in valid_signals()}
 
     def restore(self):
         """Put everything back as captured; returns the Changes that undo it."""
-        changes = Changes()
+        changes = Changes(BUILTINS.copy())
+        BUILTINS.clear()
+        BUILTINS.update(self.builtins)
         for which in TIMERS:
-            old = signal.setitimer(which, 0)
+            old = setitimer(which, 0)
             if old != (0.0, 0.0):
                 changes.timers.append((which, old))
-        gc.collect()  # finalizers of the student's garbage run now, before the hooks are put back
+        collect()  # finalizers of the student's garbage run now, before the hooks are put back
         for number, handler in self.signals.items():
-            current = signal.getsignal(number)
+            current = getsignal(number)
             if handler is not None and current is not handler:
                 try:
-                    signal.signal(number, handler)
+                    set_handler(number, handler)
                 except (OSError, ValueError, TypeError):
                     continue
                 changes.signals.append((number, current))
         for key, owners, values in self.attributes:
             current = tuple(map(_getter(key), owners))
-            if not all(map(operator.is_, current, values)):
+            if not all(map(is_, current, values)):
                 for owner, found, value in zip(owners, current, values):
                     if found is not value:
                         changes.entries.append(("attribute", owner, key, found))
@@ -190,14 +187,42 @@ class Snapshot:
         return changes
 
 
+def _module_namespaces(shell):
+    """sys.modules, and the functions, classes and modules each loaded module names (but the student's
+    namespace, __main__: what the student defines is the student's answer)."""
+    namespaces = [("dict", sys.modules, dict(sys.modules), None, ())]
+    for module in list(sys.modules.values()):
+        found = getattr(module, "__dict__", None)
+        if isinstance(found, dict) and found is not shell.user_ns:
+            kept = {key: value for key, value in found.items() if _is_code(value)}
+            namespaces.append(("dict", found, kept, "builtins", found.keys() & BUILTIN_NAMES))
+    hooks = {key: getattr(threading, key) for key in ("_trace_hook", "_profile_hook")}  # threading.settrace
+    return namespaces + [("dict", vars(threading), hooks, None, ())]
+
+
+def _shell_namespaces(shell, objects):
+    """The own attributes and trait values of the shell and of the objects it runs cells with; the builtins
+    that the student's namespace gives the cells that run in it."""
+    namespaces = [("dict", shell.user_ns, {"__builtins__": shell.user_ns["__builtins__"]}, None, ())]
+    for obj in objects:
+        own = vars(obj)
+        kept = {key: value for key, value in own.items() if obj is not shell or key not in SHELL_STATE}
+        namespaces.append(("object", obj, kept, "shadowing", frozenset(own)))
+        traits = own.get("_trait_values")
+        if isinstance(traits, dict):
+            kept = {key: value for key, value in traits.items() if obj is not shell or key not in COUNTERS}
+            namespaces.append(("dict", traits, kept, "traits", frozenset(traits) | COUNTERS))
+    return namespaces
+
+
 def _getter(key):
     """How an attribute is read: an object's class as the interpreter sees it, past any __class__ property."""
-    return type if key == "__class__" else operator.attrgetter(key)
+    return type if key == "__class__" else attrgetter(key)
 
 
 def _restore(kind, namespace, kept, rule, known, changes):
     live = _live(kind, namespace)
-    if not all(map(operator.is_, map(live.get, kept, repeat(MISSING)), kept.values())):  # the usual case, fast
+    if not all(map(is_, map(live.get, kept, repeat(MISSING)), kept.values())):  # at C speed: usually all alike
         for key, value in kept.items():
             found = live.get(key, MISSING)
             if found is not value:
@@ -207,15 +232,19 @@ def _restore(kind, namespace, kept, rule, known, changes):
         return
     added = (live.keys() & BUILTIN_NAMES if rule == "builtins" else live.keys()) - known
     for key in added:
-        if _removed(kind, namespace, key, live[key], rule):
+        if _removed(namespace, key, live[key], rule):
             changes.entries.append((kind, namespace, key, live[key]))
             _put(kind, namespace, key, MISSING)
 
 
-def _removed(kind, namespace, key, value, rule):
-    """Whether a key added since the capture goes while a test cell runs."""
-    if rule == "code":  # a method added to a class, hiding its base's
-        return _is_code(value)
-    if rule == "shadowing":  # an instance attribute hiding its class's method
+def _removed(namespace, key, value, rule):
+    """Whether a name added since the capture goes while a test cell runs: one that hides a builtin (a module
+    global such as ``exec``), a base class's attribute, or its class's; a trait value (its default comes back).
+    A new name that hides nothing stays: the student's own helpers are not hooks."""
+    if rule == "builtins":
+        return value is not BUILTINS.get(key, value)
+    if rule == "code":
+        return any(key in base.__dict__ for base in namespace.__mro__[1:])
+    if rule == "shadowing":
         return hasattr(type(namespace), key)
-    return True  # a module global hiding a builtin its code calls (exec, compile...); a trait value
+    return True
