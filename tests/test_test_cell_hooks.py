@@ -13,9 +13,8 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.course import run_nbgrader
-from grader.demo.run import new_course
-
 from grader.demo.fill import fill
+from grader.demo.run import new_course
 
 from .conftest import ROOT
 from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, autograde, submit
