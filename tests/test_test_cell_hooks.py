@@ -18,7 +18,11 @@ from grader.demo.run import new_course
 
 from .conftest import ROOT
 from .course_builder import ASSIGNMENT, BASICS, FAST_LIMITS, autograde, submit
-from .extended_course import DOUBLE, DOUBLE_TEST
+from .extended_course import DOUBLE, DOUBLE_TEST, graded
+
+# A test cell whose value is the score (nbgrader's partial credit).
+PARTIAL_TEST = graded(nbformat.v4.new_code_cell("2.0 * sum([double(1) == 2, double(3) == 6]) / 2"),
+                      "double_partial_test", points=2, grade=True, locked=True)
 
 WRONG, RIGHT = "def double(x):\n    return 3 * x\n", "def double(x):\n    return 2 * x\n"
 
@@ -52,7 +56,7 @@ HOOKS = {
                   "        get_ipython().user_ns['double'] = lambda x: x + x\n\nsys.addaudithook(swap)\n",
 }
 # Hooks that the test cell itself sets off, by calling the student's function: only the verdict can stop these.
-DURING = {
+DURING = {  # each cell the student's function shows before its value, or before the test cell's error, is ignored
     "value_first": "def double(x):\n    get_ipython().displayhook(2.0)\n    return 3 * x\n",
     "custom_exc_during": "def double(x):\n    get_ipython().set_custom_exc((AssertionError,), lambda *a, **k: None)\n"
                          "    return 3 * x\n",
@@ -70,7 +74,7 @@ def scores(tmp_path_factory):
         config.write(FAST_LIMITS)
     path = course / "solutions" / ASSIGNMENT / BASICS
     basics = nbformat.read(path, as_version=4)
-    basics.cells += [DOUBLE, DOUBLE_TEST]
+    basics.cells += [DOUBLE, DOUBLE_TEST, PARTIAL_TEST]
     nbformat.write(basics, path)
     run_nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
     release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
@@ -79,17 +83,19 @@ def scores(tmp_path_factory):
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        return {s.student.id: gradebook.find_grade("double_test", "01_attention_basics", ASSIGNMENT, s.student.id).score
-                for s in gradebook.assignment_submissions(ASSIGNMENT)}
+        return {(student.id, cell): gradebook.find_grade(cell, "01_attention_basics", ASSIGNMENT, student.id).score
+                for student in gradebook.students for cell in ("double_test", "double_partial_test")}
 
 
 @pytest.mark.parametrize("student", sorted(s for s in STUDENTS if s.startswith("wrong_")))
-def test_a_wrong_answer_gets_no_points_whatever_hook_it_installs(scores, student):
-    assert scores[student] == 0, scores
+@pytest.mark.parametrize("cell", ["double_test", "double_partial_test"])
+def test_a_wrong_answer_gets_no_points_whatever_hook_it_installs(scores, student, cell):
+    assert scores[student, cell] == 0, scores
 
 
-def test_a_right_answer_keeps_its_points_with_every_hook_installed(scores):
-    assert scores["right_with_every_hook"] == 2
+@pytest.mark.parametrize("cell", ["double_test", "double_partial_test"])
+def test_a_right_answer_keeps_its_points_with_every_hook_installed(scores, cell):
+    assert scores["right_with_every_hook", cell] == 2
 
 
 IN_THE_SANDBOX = """

@@ -4,6 +4,7 @@ Magics, display hooks, rich display data (matplotlib figures as PNG, through the
 and tracebacks are IPython's; only where they go changes: into a list of nbformat-style outputs
 per cell, with the text of stdout and stderr capped.
 """
+import ast
 import sys
 
 from IPython.core.displayhook import DisplayHook
@@ -117,11 +118,15 @@ class SandboxShell(InteractiveShell):
 
 
 def verdict(outputs, result):
-    """A test cell's outputs as nbgrader must score them: when the cell raised (as IPython's ExecutionResult
-    says), an error comes before any value: the traceback shown, or one made from the exception."""
+    """A test cell's outputs as nbgrader must score them, from IPython's ExecutionResult: when the cell raised,
+    an error comes before any value (the traceback shown, or one made from the exception); otherwise the only
+    value left is the cell's own, the last one shown when its last statement is an expression (a value shown
+    by code the cell called does not score)."""
     error = _raised(result)
     if error is None:
-        return outputs
+        values = [i for i, output in enumerate(outputs) if output["output_type"] == "execute_result"]
+        own = values[-1] if values and _ends_with_expression(result.info.transformed_cell) else None
+        return [output for i, output in enumerate(outputs) if output["output_type"] != "execute_result" or i == own]
     kinds = [output["output_type"] for output in outputs]
     if "error" in kinds and ("execute_result" not in kinds or kinds.index("error") < kinds.index("execute_result")):
         return outputs
@@ -129,6 +134,12 @@ def verdict(outputs, result):
     rest = [output for output in outputs if output["output_type"] != "error"]
     first = next((i for i, output in enumerate(rest) if output["output_type"] == "execute_result"), len(rest))
     return rest[:first] + errors + rest[first:]
+
+
+def _ends_with_expression(source):
+    """Whether IPython shows a cell's last statement's value (its default ``ast_node_interactivity``)."""
+    body = ast.parse(source or "").body
+    return bool(body) and isinstance(body[-1], ast.Expr)
 
 
 def _raised(result):
