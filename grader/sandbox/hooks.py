@@ -136,7 +136,7 @@ class Snapshot:
         self.builtins = BUILTINS.copy()
         objects = _shell_objects(shell)
         self.namespaces = _module_namespaces(shell) + _shell_namespaces(shell, objects)
-        code = {}
+        code = {}  # the classes, then the functions, found so far, by id
         for _, _, kept, _, _ in self.namespaces:
             code.update((id(value), value) for value in kept.values() if isinstance(value, type))
         for cls in list(code.values()):
