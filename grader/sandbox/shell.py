@@ -138,7 +138,10 @@ def verdict(outputs, result):
 
 def _ends_with_expression(source):
     """Whether IPython shows a cell's last statement's value (its default ``ast_node_interactivity``)."""
-    body = ast.parse(source or "").body
+    try:
+        body = compile(source or "", "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT).body
+    except (SyntaxError, ValueError):
+        return True
     return bool(body) and isinstance(body[-1], ast.Expr)
 
 
