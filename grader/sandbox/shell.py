@@ -103,9 +103,8 @@ class SandboxShell(InteractiveShell):
         """No event loop to integrate with: figures are recorded by the inline backend."""
 
     def run(self, source, limit, test=False):
-        """Run one cell's source as a kernel would; return its outputs and execution count. For an instructor's
-        test cell, if it raised (as IPython's ExecutionResult says), its error is the first output nbgrader
-        scores, whatever the student's code showed or hid."""
+        """Run one cell's source as a kernel would; return its outputs and execution count. An instructor's
+        test cell returns the outputs of its ``verdict``: what IPython says it raised or returned."""
         outputs, count = CellOutputs(limit), self.execution_count
         self.outputs, self.cell_count = outputs, count
         saved = sys.stdout, sys.stderr
