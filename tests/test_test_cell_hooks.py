@@ -113,13 +113,15 @@ print(json.dumps([runner.answer(shell, {"cell": cell, "test": test}, 10_000, cle
 
 def test_the_students_later_cells_run_with_their_own_hooks():
     """A test cell runs without the student's input transformer, magic and builtins (but with the names the
-    student defined, even those of builtins); the student's next cell has them all again."""
+    student defined, even those of builtins, and with the warnings the student silenced: a warning on stderr
+    would give 0); the student's next cell has them all again."""
     cells = [("get_ipython().input_transformers_post.append(lambda lines: [l.replace('twice', '2 *') for l in lines])\n"
               "from IPython.core.magic import register_line_magic\n\n@register_line_magic\n"
               "def shout(line):\n    print(line.upper())\n\nimport builtins\n"
               "__builtins__ = dict(vars(builtins), abs=lambda x: 'absolute')\n"
-              "max = 3\n\ndef capped(x):\n    return min(x, max)", False),
-             ("assert capped(5) == 3", True),
+              "max = 3\n\ndef capped(x):\n    return min(x, max)\n\nimport warnings\n\n"
+              "def warn(*args, **kwargs):\n    pass\n\nwarnings.warn = warn", False),
+             ("assert capped(5) == 3\nimport warnings\nwarnings.warn('an old API')", True),
              ("six = twice 3", True),
              ("%shout hello", True),
              ("assert abs(-2) == 2", True),

@@ -28,6 +28,7 @@ BUILTINS = vars(builtins)
 SHELL_STATE = {"outputs", "cell_count"}  # the kit's record of the cell that runs now
 COUNTERS = {"execution_count", "last_execution_succeeded", "last_execution_result"}
 TIMERS = (ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF)
+STUDENTS_OWN = {"warnings"}  # silencing warnings (often by replacing warnings.warn) only hides stderr, worth 0
 BUILTIN_NAMES = frozenset(BUILTINS)
 
 
@@ -189,11 +190,11 @@ class Snapshot:
 
 def _module_namespaces(shell):
     """sys.modules, and the functions, classes and modules each loaded module names (but the student's
-    namespace, __main__: what the student defines is the student's answer)."""
+    namespace, __main__: what the student defines is the student's answer; and STUDENTS_OWN)."""
     namespaces = [("dict", sys.modules, dict(sys.modules), None, ())]
-    for module in list(sys.modules.values()):
+    for name, module in list(sys.modules.items()):
         found = getattr(module, "__dict__", None)
-        if isinstance(found, dict) and found is not shell.user_ns:
+        if isinstance(found, dict) and found is not shell.user_ns and name not in STUDENTS_OWN:
             kept = {key: value for key, value in found.items() if _is_code(value)}
             namespaces.append(("dict", found, kept, "builtins", found.keys() & BUILTIN_NAMES))
     hooks = {key: getattr(threading, key) for key in ("_trace_hook", "_profile_hook")}  # threading.settrace
