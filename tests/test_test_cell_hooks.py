@@ -118,9 +118,9 @@ def test_the_students_later_cells_run_with_their_own_hooks():
     cells = [("get_ipython().input_transformers_post.append(lambda lines: [l.replace('twice', '2 *') for l in lines])\n"
               "from IPython.core.magic import register_line_magic\n\n@register_line_magic\n"
               "def shout(line):\n    print(line.upper())\n\nimport builtins\n"
-              "__builtins__ = dict(vars(builtins), abs=lambda x: 'absolute')\n"
-              "max = 3\n\ndef capped(x):\n    return min(x, max)\n\nimport warnings\n\n"
-              "def warn(*args, **kwargs):\n    pass\n\nwarnings.warn = warn", False),
+              "max = 3\nbuiltins.least = 1\n\ndef capped(x):\n    return min(x + least - 1, max)\n\n"
+              "import warnings\n\ndef warn(*args, **kwargs):\n    pass\n\nwarnings.warn = warn\n"
+              "__builtins__ = dict(vars(builtins), abs=lambda x: 'absolute')", False),
              ("assert capped(5) == 3\nimport warnings\nwarnings.warn('an old API')", True),
              ("six = twice 3", True),
              ("%shout hello", True),

@@ -3,15 +3,16 @@ put back before each instructor's test cell: no cell of a submission rewrites, r
 
 Put back: every loaded module's functions, classes and submodules (IPython's, the standard library's, NumPy's,
 torch's, builtins, ``sys.displayhook`` and ``sys.excepthook``), its classes' methods and descriptors, their code;
-``sys.modules``, the import path and finders; the shell's class, its own attributes and trait values and those of
+``sys.modules``; the shell's class, its own attributes and trait values and those of
 the objects it runs cells with (display hook, display publisher, traps, compiler and its ``__future__`` flags,
 tracebacks, custom exception handler), the contents of its hook tables (input transformers, AST transformers,
 events, formatters, magics, prefilters); signal handlers and timers; garbage-collector callbacks; threading's
 trace and profile functions. ``restore`` returns the student's values, and ``undo`` puts them back after the
 test cell: the student's own later cells run with their hooks, as in Jupyter.
 
-``restore`` runs while the student's hooks are still in place: it puts builtins back first, with dict methods
-only, and calls the library functions it needs through names bound when this module was imported.
+``restore`` runs while the student's hooks are still in place: it puts builtins back first, with no builtin,
+and calls the library functions it needs through names bound when this module was imported. Names a student
+adds that hide nothing (a builtin, a base class's attribute) stay: they are the student's, not hooks.
 """
 import builtins
 import sys
@@ -71,8 +72,8 @@ def _tables(shell):
               transformers.line_transforms, transformers.token_transformers, shell.events.callbacks,
               *shell.events.callbacks.values(), formatters, shell.magics_manager.magics,
               *shell.magics_manager.magics.values(), shell.magics_manager.registry, prefilter._transformers,
-              prefilter._checkers, prefilter._handlers, prefilter._esc_handlers, gc_callbacks, sys.meta_path,
-              sys.path, sys.path_hooks, sys.path_importer_cache, shell.builtin_trap.auto_builtins]
+              prefilter._checkers, prefilter._handlers, prefilter._esc_handlers, gc_callbacks,
+              shell.builtin_trap.auto_builtins]
     for formatter in formatters.values():
         tables += [formatter.type_printers, formatter.deferred_printers, formatter.singleton_printers]
     return tables
@@ -85,8 +86,8 @@ def _copy(table):
 class Changes:
     """What ``Snapshot.restore`` replaced: the student's values, put back by ``undo``."""
 
-    def __init__(self, builtins_before):
-        self.builtins, self.entries, self.tables, self.signals, self.timers = builtins_before, [], [], [], []
+    def __init__(self):
+        self.builtins, self.entries, self.tables, self.signals, self.timers = [], [], [], [], []
 
     def undo(self):
         for kind, namespace, key, value in reversed(self.entries):
@@ -97,8 +98,11 @@ class Changes:
             set_handler(number, handler)
         for which, saved in self.timers:
             setitimer(which, *saved)
-        BUILTINS.clear()
-        BUILTINS.update(self.builtins)
+        for key, value in self.builtins:
+            if value is MISSING:
+                BUILTINS.pop(key, None)
+            else:
+                BUILTINS[key] = value
 
 
 def _live(kind, namespace):
@@ -157,9 +161,12 @@ class Snapshot:
 
     def restore(self):
         """Put everything back as captured; returns the Changes that undo it."""
-        changes = Changes(BUILTINS.copy())
-        BUILTINS.clear()
-        BUILTINS.update(self.builtins)
+        changes = Changes()
+        for key, value in self.builtins.items():  # first, and with no builtin: they may be the student's
+            found = BUILTINS.get(key, MISSING)
+            if found is not value:
+                changes.builtins.append((key, found))
+                BUILTINS[key] = value
         for which in TIMERS:
             old = setitimer(which, 0)
             if old != (0.0, 0.0):
