@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: demo test venv
+.PHONY: demo test venv chromium
 
 venv: $(STAMP)
 
@@ -19,5 +19,10 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 demo: $(STAMP)
 	$(PY) -m grader demo
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m pytest -q --durations=15 tests
+
+# The browser the tests open pages in (tests/browser.py): Debian's chromium, installed once, as root.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }

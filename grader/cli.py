@@ -61,9 +61,15 @@ def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
+    from .errors import NbgraderFailed, UsageError
+    from .ready import require
     from .sandbox.pool import SandboxUnavailable
+    from .summaries import summary
+    verb = arguments.pop("verb")
     try:
-        result = getattr(api, arguments.pop("verb"))(**arguments)
-    except SandboxUnavailable as error:
-        sys.exit(f"python -m grader: {error}")
-    print("\n".join(map(str, result)) if isinstance(result, list) else result)
+        if verb != "demo":
+            require(arguments["course"], arguments["assignment"], verb)
+        result = getattr(api, verb)(**arguments)
+    except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
+        sys.exit(f"python -m grader {verb}: {error}")
+    print(summary(verb, result, **arguments))
