@@ -16,16 +16,15 @@ import nbformat
 
 from .. import course as courses
 from ..autograde.jobs import KIT_ROOT, PACKAGE
-from ..autograde.preprocessors import SandboxExecute
 from ..checks.cells import is_test_cell
 from .layout import KIT
 
 TEMPLATES = pathlib.Path(__file__).parent / "templates"
-MEMORY_BYTES = 256 << 20  # a submission's share of Gradescope's default 768 MB (the grader's processes hold the rest)
+MEMORY_MB = 128  # a submission's share of Gradescope's default 768 MB: the grader's own processes peak near 620 MB
 OVERRIDES = """
 # Added by `python -m grader gradescope`, for Gradescope's container: the gradebook is the zip's own
 # (SQLite, in this folder, which every grading process works in); a submission reads nothing under
-# /autograder (the submission folder, the results) and fits Gradescope's default 768 MB.
+# /autograder (the submission folder, the results); its memory fits Gradescope's container.
 import os as _os
 c.CourseDirectory.db_url = "sqlite:///" + _os.path.abspath("gradebook.db")
 c.SandboxExecute.hidden_folders = [_os.environ.get("AUTOGRADER_ROOT", "/autograder")]
@@ -33,18 +32,19 @@ c.SandboxExecute.memory_bytes = {memory}
 """
 
 
-def gradescope(course=".", assignment="self_attention", out=None):
-    """Write the autograder zip (default ``<course>/autograder.zip``); return its path."""
+def gradescope(course=".", assignment="self_attention", out=None, memory_mb=MEMORY_MB):
+    """Write the autograder zip (default ``<course>/autograder.zip``), whose sandbox gives a submission
+    ``memory_mb`` of memory; return its path."""
     course = pathlib.Path(course).resolve()
     out = pathlib.Path(out or course / "autograder.zip").resolve()
     with tempfile.TemporaryDirectory() as scratch:
         kit = pathlib.Path(scratch) / KIT
-        stage(course, assignment, kit)
+        stage(course, assignment, kit, memory_mb << 20)
         write_zip(kit, out)
     return out
 
 
-def stage(course, assignment, kit):
+def stage(course, assignment, kit, memory_bytes):
     """The course as the autograder needs it, in ``kit``, its gradebook filled by nbgrader generate_assignment."""
     source = courses.folder(course, "source", ".", assignment)
     kit.mkdir(parents=True)
@@ -52,8 +52,8 @@ def stage(course, assignment, kit):
     shutil.copytree(PACKAGE, kit / PACKAGE.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in ("requirements.txt", "pyproject.toml"):
         shutil.copy(KIT_ROOT / name, kit)
-    memory = min(MEMORY_BYTES, SandboxExecute(config=courses.course_directory(course).config).memory_bytes)
-    (kit / "nbgrader_config.py").write_text((course / "nbgrader_config.py").read_text() + OVERRIDES.format(memory=memory))
+    overrides = OVERRIDES.format(memory=memory_bytes)
+    (kit / "nbgrader_config.py").write_text((course / "nbgrader_config.py").read_text() + overrides)
     courses.run_nbgrader(kit, "generate_assignment", assignment, "--force")
     _same_release(courses.folder(course, "release", ".", assignment), courses.folder(kit, "release", ".", assignment))
 

@@ -1,4 +1,5 @@
-"""``run_autograder``: grade the submission in Gradescope's /autograder (or ``AUTOGRADER_ROOT``) and write results.json.
+"""``run_autograder``: grade the submission in Gradescope's /autograder (or ``AUTOGRADER_ROOT``) and write results.json;
+with ``--prairielearn``, in PrairieLearn's /grade, and PrairieLearn's results.json.
 
 The student's notebooks are matched to the assignment's (:mod:`.submission`), put in the zip's
 course as the one student ``submission``, and graded by ``python -m grader autograde``: the same
@@ -20,9 +21,9 @@ from ..grades import course_grades
 from ..records import GRADED
 from ..feedback.page import notebook_notes
 from ..selfcheck.notebook import read
-from . import results as gradescope_results
+from . import prairielearn, results as gradescope_results
 from .graded_cells import notebook_tests, read_autograded
-from .layout import STUDENT, Layout
+from .layout import ROOT_VARIABLE, STUDENT, Layout
 from .submission import find
 
 ASSIGNMENT = "self_attention"
@@ -48,8 +49,8 @@ def hand_in(course, assignment, found):
         book.update_or_create_student(STUDENT)  # a student who uploads nothing still gets every notebook's zeros
 
 
-def grade(layout, assignment=ASSIGNMENT):
-    """Grade the submission; return Gradescope's results as a dict."""
+def grade(layout, writer, assignment=ASSIGNMENT):
+    """Grade the submission; return the results ``writer`` makes of them (a dict)."""
     started = time.monotonic()
     course = layout.course
     found = find(layout.submission, released_tests(course, assignment))
@@ -65,17 +66,22 @@ def grade(layout, assignment=ASSIGNMENT):
         print(f"{graded.notebook}: {graded.status}; isolation: {graded.isolation}; tampered: {graded.tampered}")
         if graded.status not in (GRADED, "missing") or graded.tampered:  # missing: said by find()
             messages.append(f"<p><b>{graded.notebook}</b></p>{notebook_notes(graded)}")
-    return gradescope_results.gradescope(tests, messages, time.monotonic() - started, extra)
+    return writer(tests, messages, time.monotonic() - started, extra)
 
 
-def main():
-    layout = Layout.from_environment()
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if "--prairielearn" in argv:
+        layout, write, failed = Layout.prairielearn(), prairielearn.prairielearn, prairielearn.not_graded
+    else:
+        layout, write, failed = Layout.gradescope(), gradescope_results.gradescope, gradescope_results.not_graded
+    os.environ[ROOT_VARIABLE] = str(layout.root)  # the folder the zip's configuration hides from submissions
     started = time.monotonic()
     try:
-        results = grade(layout)
+        results = grade(layout, write)
     except Exception as error:  # the instructor sees why in stdout; the student gets a plain message
         traceback.print_exc(file=sys.stdout)
-        results = gradescope_results.not_graded(f"{type(error).__name__}: {error}", time.monotonic() - started)
+        results = failed(f"{type(error).__name__}: {error}", time.monotonic() - started)
     layout.results.parent.mkdir(parents=True, exist_ok=True)
     tmp = layout.results.with_suffix(".tmp")
     tmp.write_text(json.dumps(results, indent=1))
