@@ -22,7 +22,7 @@ from ..records import GRADED
 
 
 @dataclass
-class Test:
+class Entry:
     name: str
     number: str
     score: float | None        # None: not scored here (waits for a grader)
@@ -50,14 +50,14 @@ def _test(number, notebook, cell, ran):
     if exercise:
         hidden = bool(hidden_parts(exercise))
         if cell.diagnosis is None:
-            return Test(name, number, score, cell.max_score, note, hidden, note, False)
+            return Entry(name, number, score, cell.max_score, note, hidden, note, False)
         visible = dataclasses.replace(cell.diagnosis, parts=[p for p in cell.diagnosis.parts if not p.hidden],
                                       note=None)
         passed = visible.status == GRADED and all(p.score >= p.points for p in visible.parts)
-        return Test(name, number, score, cell.max_score, _join(note, exercise_text(cell.diagnosis)), hidden,
+        return Entry(name, number, score, cell.max_score, _join(note, exercise_text(cell.diagnosis)), hidden,
                     _join(note, exercise_text(visible)), passed)
     hidden, shown = _plain_outputs(ran)
-    return Test(name, number, score, cell.max_score, _join(note, shown), hidden)
+    return Entry(name, number, score, cell.max_score, _join(note, shown), hidden)
 
 
 def _status_line(cell):

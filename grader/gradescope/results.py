@@ -9,7 +9,7 @@ VISIBLE, AFTER_PUBLISHED = "visible", "after_published"
 
 
 def gradescope(tests, messages, seconds, extra):
-    """The results as a dict: ``tests`` (graded_cells.Test), ``messages`` (HTML paragraphs or plain lines
+    """The results as a dict: ``tests`` (graded_cells.Entry), ``messages`` (HTML paragraphs or plain lines
     for the student), ``extra`` (what instructors see in extra_data)."""
     entries = []
     for test in tests:
