@@ -73,3 +73,15 @@ def test_prairielearn_results_stay_under_a_megabyte():
     many = [Entry(f"c{n}", f"1.{n}", 1.0, 1.0, "\u00e9" * 100_000, False) for n in range(200)]
     results = prairielearn(many, ["y" * 100_000], 1.0, {})
     assert len(json.dumps(results, indent=1)) < 1 << 20 and results["tests"][0]["output"].startswith("\u00e9")
+
+
+def test_a_submission_that_cannot_be_graded_gets_a_plain_message_and_instructors_the_error(tmp_path, monkeypatch,
+                                                                                         capsys):
+    from grader.gradescope import run
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(tmp_path))  # no zip unpacked there: grading cannot start
+    run.main([])
+    results = json.loads((tmp_path / "results" / "results.json").read_text())
+    assert results["tests"] == [] and results["score"] == 0.0
+    assert "could not be graded automatically" in results["output"] and "Traceback" not in results["output"]
+    assert results["extra_data"]["status"] == "error" and results["extra_data"]["reason"]
+    assert "Traceback" in capsys.readouterr().out
