@@ -7,9 +7,11 @@ for the same notebooks; nothing in results.json may show a hidden check's source
 """
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,6 +23,7 @@ from grader.demo.generate import make_class
 from grader.gradebook import cell_scores
 from grader.gradescope.build import gradescope
 
+from .conftest import ROOT
 from .course_builder import ASSIGNMENT, autograde, make_course, submission
 from .hidden_lines import hidden_test_lines
 from .test_sandbox_attacks import ATTACKS, RIGHT, WRONG
@@ -58,6 +61,16 @@ def course(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def roots():
+    """Where the /autograder folders go: not under /tmp, which every sandbox replaces by its own, so
+    that the walls around /autograder are really tried."""
+    (ROOT / "build").mkdir(exist_ok=True)
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="gradescope-tests-", dir=ROOT / "build"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
 def autograder(course):
     return gradescope(course=course, assignment=ASSIGNMENT, out=course.parent / "autograder.zip")
 
@@ -91,7 +104,7 @@ def run_all(autograder, base, submissions):
 
 
 @pytest.fixture(scope="module")
-def demo(course, autograder, tmp_path_factory):
+def demo(course, autograder, roots, tmp_path_factory):
     """The chosen demo students, graded by run_autograder and by ``python -m grader autograde``."""
     folder = tmp_path_factory.mktemp("class")
     make_class(folder / "class")
@@ -107,12 +120,12 @@ def demo(course, autograder, tmp_path_factory):
             shutil.copy(path, target)
     graded = autograde(course, "--force")
     assert graded.returncode == 0, graded.stderr[-3000:]
-    return run_all(autograder, folder / "runs", uploads)
+    return run_all(autograder, roots / "demo", uploads)
 
 
 @pytest.fixture(scope="module")
-def attacks(course, autograder, tmp_path_factory):
-    base = tmp_path_factory.mktemp("attacks")
+def attacks(course, autograder, roots):
+    base = roots / "attacks"
     uploads = {}
     for name, answer in ATTACK_RUNS.items():
         root, kit = base / name, base / name / "source" / "kit"

@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 KIT=/autograder/source/kit
 
 apt-get update
-apt-get install -y --no-install-recommends software-properties-common gpg-agent
+apt-get install -y --no-install-recommends ca-certificates software-properties-common gpg-agent
 add-apt-repository -y ppa:deadsnakes/ppa
 apt-get update
 apt-get install -y --no-install-recommends python3.11 python3.11-venv
