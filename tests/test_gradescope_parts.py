@@ -1,10 +1,17 @@
 """The Gradescope autograder's small parts, without grading: finding the uploaded notebooks, the writers."""
 import json
 
+import nbformat
+import pytest
+
+from grader.gradescope import run
+from grader.gradescope.build import gradescope as build_zip
 from grader.gradescope.graded_cells import Entry
 from grader.gradescope.prairielearn import prairielearn
 from grader.gradescope.results import gradescope
 from grader.gradescope.submission import find
+
+from .course_builder import ASSIGNMENT, BASICS, make_course
 
 RELEASED = {"01_basics.ipynb": {"a_test", "b_test"}, "02_steps.ipynb": {"c_test"}}
 
@@ -77,7 +84,6 @@ def test_prairielearn_results_stay_under_a_megabyte():
 
 def test_a_submission_that_cannot_be_graded_gets_a_plain_message_and_instructors_the_error(tmp_path, monkeypatch,
                                                                                          capsys):
-    from grader.gradescope import run
     monkeypatch.setenv("AUTOGRADER_ROOT", str(tmp_path))  # no zip unpacked there: grading cannot start
     run.main([])
     results = json.loads((tmp_path / "results" / "results.json").read_text())
@@ -85,3 +91,14 @@ def test_a_submission_that_cannot_be_graded_gets_a_plain_message_and_instructors
     assert "could not be graded automatically" in results["output"] and "Traceback" not in results["output"]
     assert results["extra_data"]["status"] == "error" and results["extra_data"]["reason"]
     assert "Traceback" in capsys.readouterr().out
+
+
+def test_the_zip_is_refused_when_the_release_is_older_than_the_solutions(tmp_path):
+    course = make_course(tmp_path / "course")
+    path = course / "solutions" / ASSIGNMENT / BASICS
+    nb = nbformat.read(path, as_version=4)
+    next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("points"))["metadata"]["nbgrader"]["points"] = 9
+    nbformat.write(nb, path)
+    with pytest.raises(RuntimeError, match="python -m grader release"):
+        build_zip(course=course, out=tmp_path / "autograder.zip")
+    assert not (tmp_path / "autograder.zip").exists()
