@@ -39,10 +39,7 @@ GRADESCOPE_SPY = ("import pathlib\nstolen = False\nfor path in ['{root}/results/
                   "    stolen = True\nexcept OSError:\n    pass\n"
                   "if stolen:\n" + "".join("    " + line + "\n" for line in RIGHT.splitlines()) +
                   "else:\n" + "".join("    " + line + "\n" for line in WRONG.splitlines()))
-# One attack on each wall (reading, importing, writing, memory, time, a crash, the channel, the sandbox's own
-# probe); the whole suite goes through the same sandbox in test_sandbox_attacks.py.
-WALLS = ["reader", "importer", "writer", "memorybomb", "loopcall", "exiter", "pipe", "spy"]
-ATTACK_RUNS = {**{name: ATTACKS[name][0] for name in WALLS}, "gradescope_spy": GRADESCOPE_SPY}
+ATTACK_RUNS = {**{name: answer for name, (answer, _) in ATTACKS.items()}, "gradescope_spy": GRADESCOPE_SPY}
 SPEC_TOP = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
             "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
 SPEC_TEST = {"score", "max_score", "status", "name", "name_format", "number", "output", "output_format", "tags",
