@@ -3,6 +3,7 @@ from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPrep
 from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades,
                                     IgnorePattern, LimitOutput, OverwriteKernelspec, SaveAutoGrades)
 
+from grader.autograde.flags import FlagForReview
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
 from grader.feedback.preprocessor import KitFeedback
 
@@ -11,6 +12,9 @@ c = get_config()  # noqa: F821 (provided by nbgrader)
 c.CourseDirectory.course_id = "self_attention_kit"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
+# A notebook that could not be read is set aside as *.ipynb.invalid (grader/autograde/run.py): nbgrader must not
+# copy it to the autograded and feedback folders; the feedback verb writes a page that says what to do.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.ipynb.invalid"]
 
 # Test cells: tampering is detected against the release, then the instructor's copy is graded;
 # a student who deletes a test cell is graded on the instructor's copy of it.
@@ -19,9 +23,10 @@ c.QuietOverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [ClearOutput, DetectTampering, DeduplicateIds, OverwriteKernelspec,
                                       QuietOverwriteCells, CheckCellMetadata]
 
-# Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel.
+# Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel. What needs a person
+# (timed out, crashed, changed test cells, files not handed in or not readable) is flagged in the gradebook.
 c.Autograde.autograde_preprocessors = [SandboxExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-                                       SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+                                       SaveAutoGrades, FlagForReview, AssignLatePenalties, CheckCellMetadata]
 c.SandboxExecute.memory_bytes = 2 << 30
 c.SandboxExecute.unit_seconds = 10
 c.SandboxExecute.notebook_seconds = 60

@@ -116,10 +116,10 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
         status, reason = notebook
     elif scored is None:
         status, reason = "ungraded", "nbgrader has no score for this cell"
+    elif diagnosis is not None and diagnosis.status != GRADED:  # why the kit asked for a manual grade
+        status, reason = diagnosis.status, diagnosis.reason
     elif scored.needs_manual_grade:
         status, reason = NEEDS_MANUAL, None
-    elif diagnosis is not None and diagnosis.status != GRADED:
-        status, reason = diagnosis.status, diagnosis.reason
     elif tampered:
         status, reason = "tampered", f"its test cell was {tampered}"
     else:

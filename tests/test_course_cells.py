@@ -41,6 +41,7 @@ def _small():
 
 
 PARTS = {"row_sums": [Part("sums each row of a (2, 3) matrix", 1, _small)]}
+POINTS = {"row_sums": 3}
 '''
 
 HIDDEN_CHECKS = '''

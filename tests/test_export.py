@@ -1,4 +1,7 @@
 """``export``: one CSV row per student and graded cell, the gradebook's scores; a score that is not real is blank."""
+import csv
+
+import grader.export as export_verb
 from grader.export.rows import rows
 from grader.grades import CellGrade, NotebookGrade
 from grader.records import ExerciseRecord, PartRecord
@@ -63,3 +66,16 @@ def test_a_late_penalty_is_a_row_that_makes_the_scores_add_up_to_nbgraders():
 def test_a_notebook_without_graded_cells_still_has_a_row():
     row = table()["bob", "07_unknown.ipynb", "(whole notebook)"]
     assert (row["score"], row["status"], row["needs_attention"]) == ("", "invalid", "yes")
+
+
+def test_the_plain_csv_runs_no_formula_and_keeps_numbers(tmp_path, monkeypatch):
+    evil = [NotebookGrade(start + "cmd|' /C calc'!A0", BASICS, "invalid", start + "1+1", 2.0, 2.0, late_penalty=1.0)
+            for start in ("=", "+", "-", "@")]
+    monkeypatch.setattr(export_verb, "table", lambda course, assignment: rows(evil))
+    with open(export_verb.export(tmp_path, "self_attention")) as sheet:
+        found = list(csv.DictReader(sheet))
+    assert len(found) == 8  # per student: the whole notebook, and the late penalty
+    for row in found:
+        assert row["student"][0] == "'" and row["student"][1] in "=+-@", row
+    assert all(row["reason"][0] == "'" for row in found if row["kind"] != "late")
+    assert [row["score"] for row in found if row["kind"] == "late"] == ["-1"] * 4  # a number, not neutralised

@@ -17,6 +17,7 @@ from grader.api import feedback
 from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
+from grader.checks.wording import likely_mistake
 from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.gradebook import gradebook
 from grader.hidden import hidden_parts
@@ -130,7 +131,7 @@ def test_a_page_reads_like_a_tutor_diagnosis_once_first_failure_then_a_line_per_
         soup = bs4.BeautifulSoup(page(course, one), "html.parser")
         cell, output = exercise_output(soup, exercise.name)
         diagnoses = output.find_all(class_="kit-diagnosis")
-        misconception = next((p.misconception for p in failed if p.misconception), None)
+        misconception = likely_mistake([p.misconception for p in failed])
         if misconception is None:
             assert diagnoses == []
         else:
@@ -181,3 +182,26 @@ def test_clear_hidden_tests_keeps_the_visible_part_of_source_and_outputs():
     assert (cell.outputs[1].evalue, cell.outputs[1].traceback) == (HIDDEN_FAILED, [f"AssertionError: {HIDDEN_FAILED}"])
     plain = nbformat.v4.new_code_cell("assert f(1) == 2")
     assert not clear_hidden_tests(plain) and plain.source == "assert f(1) == 2"
+
+
+def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
+    from grader.checks.policy import source_outcome
+    from grader.feedback.page import exercise_html, exercise_text
+    cells = ["import torch\ndef attention_weights(scores):\n    return torch.softmax(scores, dim=0)\n",
+             "def self_attention(x, wq, wk, wv):\n    return attention_weights((x @ wq) @ (x @ wk).mT) @ (x @ wv)\n"]
+    calls = source_outcome("self_attention", cells)["reaches"]
+    assert calls == ["attention_weights"]
+    columns = PartRecord("random inputs", 1, 0, True, "random x (4, 5)", "wrong values", "softmax_dim0")
+    batch = PartRecord("batches", 1, 0, True, "random x (2, 3, 4)", "wrong values <b>", "softmax_implicit_dim")
+    weights = ExerciseRecord("attention_weights", 0, 4, parts=[columns])
+    attention = ExerciseRecord("self_attention", 0, 4, parts=[columns, columns, batch])
+    notebook = {"attention_weights": weights, "self_attention": attention}
+    text = exercise_text(attention, calls, notebook)
+    assert "Likely mistake, in your attention_weights, which self_attention calls: Your weights sum to 1 down " \
+           "each column" in text
+    assert text.count("Likely mistake") == 1 and MISCONCEPTIONS["softmax_implicit_dim"] not in text
+    assert text.startswith("Hidden checks 0/3 passed.")
+    assert "Likely mistake: Your weights" in exercise_text(attention, [], notebook)  # its own mistake, then
+    page = exercise_html(attention, calls, notebook)
+    assert "wrong values &lt;b&gt;" not in page and "<pre style='white-space: pre-wrap'>wrong values</pre>" in page
+    assert "&lt;b&gt;" in exercise_html(ExerciseRecord("self_attention", 0, 4, parts=[batch]))

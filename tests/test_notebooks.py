@@ -6,7 +6,7 @@ from nbgrader.utils import determine_grade
 import nbformat
 import pytest
 
-from grader.checks.registry import notebooks, exercise_of_grade_id, visible_parts
+from grader.checks.registry import exercise_of_grade_id, exercise_points, notebooks, visible_parts
 from grader.hidden import hidden_parts
 
 from .conftest import SOLUTIONS
@@ -41,7 +41,7 @@ def test_test_cells_follow_the_template_and_worth_their_checks(notebook):
         assert name, meta["grade_id"]
         assert cell.source.strip() == TEST_CELL.format(name=name)
         parts = visible_parts(name) + hidden_parts(name)
-        assert meta["points"] == sum(p.points for p in parts)
+        assert meta["points"] == sum(p.points for p in parts) == exercise_points(name)
 
 
 def test_each_solution_cell_defines_one_exercise_graded_below_it(notebook):

@@ -1,9 +1,11 @@
 """``report``: class analytics from the course's grades, as PNG figures and an HTML page."""
 import html
+import re
 
+import bs4
 import pytest
 
-from grader.checks.misconceptions import MISCONCEPTIONS, TITLES
+from grader.checks.misconceptions import FOR_INSTRUCTORS, MISCONCEPTIONS, TITLES
 from grader.report import write_report
 from grader.report.words import title
 from grader.grades import CellGrade, NotebookGrade
@@ -46,25 +48,81 @@ def test_stats_count_real_scores_only_and_each_student_once():
     assert by_name["softmax_scores"].mean_fraction == pytest.approx(0.5)
     assert stats.hardest.name == "softmax_scores"
     assert stats.misconceptions == {"softmax_dim0": 2, "scores_no_transpose": 1}
-    assert stats.totals["bob"] == (2, 5) and stats.not_graded == 1
+    assert stats.totals["bob"] == (2, 5) and stats.need_a_person == 1
     assert stats.totals["dan"] == (0, 5)  # late: nbgrader's penalty is taken off
+
+
+def soup_of(page):
+    return bs4.BeautifulSoup(page.read_text(), "html.parser")
+
+
+def words(node):
+    return " ".join(node.get_text(" ").split())
+
+
+def rows_of(soup, name):
+    return [[words(td) for td in tr.find_all("td")] for table in soup.find_all("table", class_=name)
+            for tr in table.find_all("tr")[1:]]
 
 
 def test_report_writes_figures_and_a_page_that_shows_them(tmp_path):
     page = write_report(class_stats(GRADES), "self_attention", tmp_path / "report")
     assert page == tmp_path / "report" / "index.html"
-    text = page.read_text()
+    soup = soup_of(page)
     for figure in ("scores.png", "pass_rates.png", "misconceptions.png"):
         assert (page.parent / figure).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert f"<img src='{figure}'" in text
-    assert "Hardest exercise: <b>softmax_scores</b>" in text
-    assert "4 students; 1 notebook(s) without a real score" in text
-    assert "<td>dan</td><td>0</td><td>5</td>" in text
+        assert soup.find("img", src=figure)
+    text = words(soup)
+    assert "Hardest exercise: 01 · softmax_scores" in text
+    assert "4 students. 0 handed in nothing" in text and "1 notebook(s) handed in need a person" in text
+    assert ["dan", "0", "5"] in rows_of(soup, "students")
 
 
-def test_misconceptions_are_named_in_the_catalogues_words_not_by_id(tmp_path):
-    text = write_report(class_stats(GRADES), "self_attention", tmp_path).read_text()
-    assert "softmax_dim0" not in text and "scores_no_transpose" not in text
-    assert f"<td>{html.escape(title('softmax_dim0'))}</td><td class='number'>2</td>" in text
-    assert html.escape(MISCONCEPTIONS["softmax_dim0"]) in text
+def test_misconceptions_are_named_in_the_catalogues_words_for_the_instructor(tmp_path):
+    page = write_report(class_stats(GRADES), "self_attention", tmp_path)
+    assert "softmax_dim0" not in page.read_text() and "scores_no_transpose" not in page.read_text()
+    assert [title("softmax_dim0"), "2", FOR_INSTRUCTORS["softmax_dim0"]] in rows_of(soup_of(page), "misconceptions")
     assert title("softmax_dim0") == TITLES["softmax_dim0"]
+
+
+def test_every_misconception_has_words_for_the_instructor_that_do_not_speak_to_the_student():
+    assert set(FOR_INSTRUCTORS) == set(MISCONCEPTIONS) == set(TITLES)
+    for name, text in FOR_INSTRUCTORS.items():
+        assert not re.search(r"\b(you|your)\b", text, re.IGNORECASE), name
+
+
+def test_exercises_are_grouped_and_named_by_notebook(tmp_path):
+    numpy = "03_attention_in_numpy.ipynb"
+    grades = GRADES + [NotebookGrade("alice", numpy, "graded", None, 1, 2, cells=[cell("attention", 1, 2)]),
+                       NotebookGrade("bob", numpy, "graded", None, 0, 2, cells=[cell("attention", 0, 2)])]
+    stats = class_stats(grades, {numpy: "Attention in NumPy", BASICS: "Attention basics"})
+    soup = soup_of(write_report(stats, "self_attention", tmp_path))
+    assert [words(h) for h in soup.find_all("h3")] == ["01 · Attention basics", "03 · Attention in NumPy"]
+    assert rows_of(soup, "exercises")[-1][0] == "03 · attention"
+    assert "Hardest exercise: 03 · attention (Attention in NumPy)" in words(soup)
+
+
+def test_same_exercise_names_in_two_notebooks_are_counted_apart():
+    other = "02_self_attention_step_by_step.ipynb"
+    grades = GRADES[:1] + [NotebookGrade("alice", other, "graded", None, 0, 3, cells=[cell("attention_scores", 0, 3)])]
+    by_key = {(e.notebook, e.name): e for e in class_stats(grades).exercises}
+    assert by_key[BASICS, "attention_scores"].pass_rate == 1 and by_key[other, "attention_scores"].pass_rate == 0
+
+
+def test_students_who_handed_in_nothing_are_apart_from_real_zeros(tmp_path):
+    nothing = [NotebookGrade("erin", BASICS, "missing", None, 0, 5, cells=[cell("attention_scores", None, 3, "missing")])]
+    stats = class_stats(GRADES + nothing)
+    assert stats.handed_in_nothing == ["erin"] and "erin" not in stats.handed_in and "carol" in stats.handed_in
+    assert stats.need_a_person == 1  # carol's crashed notebook; erin's missing one is not counted
+    soup = soup_of(write_report(stats, "self_attention", tmp_path))
+    assert words(soup.find(class_="nothing")) == "erin"
+    assert ["erin", "handed in nothing", "5"] in rows_of(soup, "students")
+
+
+def test_markup_from_the_course_is_escaped(tmp_path):
+    evil = "<script>alert(1)</script>"
+    grades = [NotebookGrade(evil, BASICS, "graded", None, 1, 3, cells=[
+        cell("attention_scores", 1, 3, parts=[part("<img src=x onerror=alert(2)>")])])]
+    text = write_report(class_stats(grades), "<b>assignment</b>", tmp_path).read_text()
+    assert "<script>" not in text and "<img src=x" not in text and "<b>assignment" not in text
+    assert html.escape(evil) in text and "&lt;b&gt;assignment&lt;/b&gt;" in text

@@ -10,6 +10,7 @@ import sys
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
 from ..checks.framework import judge_parts, plan, sandbox_requests, with_source_outcomes
+from ..checks.grade import grader_problem
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
@@ -28,7 +29,7 @@ DEFAULT_LIMITS = {
 UNIT_FAILURES = {
     "timeout": "ran out of time",
     "memory": "ran out of memory",
-    "crashed": "crashed the kernel",
+    "crashed": "crashed: the Python process running the notebook stopped",
     "malformed": "sent back something the grader could not read (the submission tampered with the grader)",
     "not_run": "was not run: the notebook stopped before it",
 }
@@ -76,14 +77,17 @@ def judge_exercise(job, units, position):
             outcomes = [plain.from_plain(outcome) for outcome in result["outcomes"]]
             ran = [u["source"] for u in job["units"][:position] if u["kind"] != "kit"]  # rules read from the source
             outcomes = with_source_outcomes(planned_checks(name), outcomes, ran)
-            return "graded", None, judge_parts(planned_checks(name), outcomes)
+            results = judge_parts(planned_checks(name), outcomes)
         except (ValueError, TypeError, KeyError, IndexError):
             return "malformed", f"checking {name} {failure_reason('malformed')}", None
+        problem = grader_problem(name, results)  # the grader's own error: no real grade, the instructor looks
+        return ("grader_error", problem, results) if problem else ("graded", None, results)
     if status == "undefined":
         cause = _defining_failure(job, units, position, name)
         if cause:
             return cause, f"the cell that defines {name} {failure_reason(cause)}", None
-        return "undefined", f"{name} was not defined when its test cell was reached", None
+        return "undefined", f"{name} did not exist when its test cell ran (its cell was not run, or its name " \
+                            "was changed)", None
     status = status if status in UNIT_FAILURES else "malformed"
     return status, f"checking {name} {failure_reason(status)}", None
 

@@ -2,16 +2,11 @@
 import nbformat
 from nbgrader.utils import determine_grade
 
-from ..checks.framework import gate_note, total_score
+from ..checks.framework import gate_note, scaled
 from ..checks.grade import format_results
-from ..records import ExerciseRecord, PartRecord
+from ..checks.wording import wrap
+from ..records import GRADED, ExerciseRecord, PartRecord
 from .jobs import failure_reason
-
-
-def scaled(results, points):
-    """The exercise's score on the test cell's own scale: the notebook sets the points."""
-    possible = sum(r.part.points for r in results)
-    return points * total_score(results) / possible if possible else 0.0
 
 
 def _error(ename, evalue, text):
@@ -30,20 +25,26 @@ def ran_cell(cell, result):
 
 
 def kit_cell(cell, name, status, reason, results):
-    """A kit test cell: the checks' report, then the score (nbgrader's partial credit), or an error."""
+    """A kit test cell: the checks' report, then what nbgrader scores: nothing for full marks (no ``Out``
+    number under the text), the score for partial credit, an error for no points or no real grade.
+    Its error shows the kit's message only, never a traceback of the kit's code."""
     points = float(cell.metadata["nbgrader"]["points"])
     cell.execution_count = None
     if results is None:
-        cell.outputs = [_error(status.title(), reason, f"{name}: 0 points. {reason}.")]
+        cell.outputs = [_error(status.title(), reason, wrap(f"{name}: 0 points: {reason}."))]
         return
     score = scaled(results, points)
-    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=format_results(name, results) + "\n")]
-    if score > 0:
-        cell.outputs.append(nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(score))},
-                                                   execution_count=None))
-    else:
-        cell.outputs.append(_error("CheckFailed", f"{name}: no points",
-                                   f"{name}: no points yet; see the messages above."))
+    report = format_results(name, results, points)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=report + "\n")]
+    if status != GRADED:
+        said = wrap(f"{reason}: not graded; your instructor will look at it.")
+        cell.outputs.append(_error("CheckFailed", reason, said))
+    elif score == 0:
+        cell.outputs.append(_error("CheckFailed", f"{name}: no points", f"{name}: no points; see the checks above."))
+    elif score < points:  # nbgrader reads partial credit from the number; people read the sentence
+        said = f"<pre>partial credit: {score:g} of {points:g} points</pre>"
+        cell.outputs.append(nbformat.v4.new_output("execute_result", execution_count=None,
+                                                   data={"text/plain": repr(float(score)), "text/html": said}))
 
 
 def exercise_record(grade_id, name, points, status, reason, results):

@@ -4,7 +4,8 @@ Steps: take the course's grading lock; set aside notebooks nbgrader cannot read 
 'invalid'); then let nbgrader's own autograde do its usual work, the students shared out over one
 process per core, each with its own warm sandbox worker (nbgrader_config.py puts the kit's
 SandboxExecute in place of nbgrader's kernel). A student whose submission was fully graded before
-is skipped unless ``force``: a grader killed half-way simply picks up where it stopped.
+is skipped unless ``force``: a grader killed half-way simply picks up where it stopped. Last, each
+notebook set aside gets a stand-in that formgrader lists (grader.autograde.unreadable).
 """
 import contextlib
 import fcntl
@@ -19,6 +20,7 @@ import time
 import warnings
 
 import nbformat
+from nbformat.reader import NotJSONError
 from sqlalchemy.engine import make_url
 
 from .. import course as courses
@@ -27,8 +29,12 @@ from ..sandbox.pool import SandboxUnavailable
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress
 from .table import grade_table
+from .unreadable import show_unreadable
 
 INVALID_SUFFIX = ".invalid"
+NOT_JSON = ("the file could not be read as a notebook: it is not complete JSON (it may have been cut off "
+            "while it was saved or uploaded, or changed outside Jupyter)")
+NOT_A_NOTEBOOK = "the file could not be read as a notebook: it is JSON, but not in the notebook format Jupyter opens"
 
 
 @contextlib.contextmanager
@@ -53,14 +59,17 @@ def _fingerprint(notebooks):
 
 
 def set_aside_invalid(course, assignment, student, path):
-    """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score."""
+    """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score, in words
+    (the error's own text quotes the file: it is not kept)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # cells without ids are fine: nbgrader adds them
             nbformat.validate(nbformat.read(path, as_version=4))
         return False
-    except Exception as error:  # invalid JSON, or not a notebook at all
-        reason = f"{record.NOTEBOOK_STATUSES['invalid']}: {type(error).__name__}: {str(error)[:200]}"
+    except NotJSONError:
+        reason = NOT_JSON
+    except Exception:  # JSON, but not a notebook
+        reason = NOT_A_NOTEBOOK
     path.rename(path.with_name(path.name + INVALID_SUFFIX))
     exercises = courses.released_exercises(course, assignment).get(path.name, [])
     record.write(course, record.NotebookRecord(student, assignment, path.name, "invalid", reason, exercises=[
@@ -133,6 +142,7 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
             todo[student] = notebooks
         fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
         record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
+        show_unreadable(course, assignment)
     count = sum(len(n) for n in todo.values())
     print(f"graded {len(todo)} students, {count} notebooks in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return grade_table(course, assignment)

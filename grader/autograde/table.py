@@ -3,13 +3,15 @@
 The scores are the gradebook's (late penalties and manual grades included), as ``nbgrader export``.
 """
 from ..grades import course_grades
+from ..review import notes
 
-LEGEND = ("! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade): "
-          "see the export's status column\nL = late: the late penalty is taken off")
+LEGEND = ("! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)\n"
+          "L = late: the late penalty is taken off")
 
 
 def grade_table(course, assignment):
-    """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a late one."""
+    """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a late one;
+    under the table, who needs what."""
     grades = course_grades(course, assignment)
     notebooks = sorted({g.notebook for g in grades})
     maximum = {g.notebook: g.max_score for g in grades}
@@ -23,7 +25,8 @@ def grade_table(course, assignment):
         cells = [_cell(entries.get(name), maximum[name]) for name in notebooks]
         total = sum(entry.score for entry in entries.values())
         rows.append(f"{student:{width}}  " + "  ".join(cells) + f"  {total:>5g}/{sum(maximum.values()):<3g}")
-    return "\n".join(rows + [LEGEND])
+    to_do = notes(grades)
+    return "\n".join(rows + [LEGEND] + (["", "Needs attention:"] + [f"  {line}" for line in to_do] if to_do else []))
 
 
 def _cell(entry, maximum):

@@ -55,7 +55,7 @@ def _softmax_rows():
                                expected="row sums of 1", got=f"row sums {show(got.sum(axis=-1))}",
                                misconception="softmax_dim0" if dim0 else "softmax_implicit_dim" if implicit else None)
         return inputs_unchanged(judge, "softmax_scores")
-    return [Case("the fixture's scores", rows((3, 3)), _call(fixture.SCORES)),
+    return [Case("the notebook's example scores", rows((3, 3)), _call(fixture.SCORES)),
             Case("one score vector [13, 9, 9]", rows((3,)), _call(STATE_SCORES)),
             Case("a batch of score matrices (2, 3, 4)", rows((2, 3, 4)), _call(BATCH_SCORES), batch=(2, 3, 4)),
             Case("large scores [[1000, 990, 1000], [-5, 800, 0]]", rows((2, 3), large=True), _call(LARGE_SCORES))]
@@ -124,19 +124,19 @@ def _qkv_shapes():
             for name, item, d in zip(("queries", "keys", "values"), outcome["items"], (d_k, d_k, d_v)):
                 array_of(item, "Tensor", (*n_shape, d), "floating", f"the {name} returned by project_qkv {what}")
         return inputs_unchanged(judge, "project_qkv")
-    return [Case("the fixture's x and weights", shapes((3,), 3, 3, "on the fixture"),
+    return [Case("the notebook's example x and weights", shapes((3,), 3, 3, "on the notebook's example"),
                  _call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
             Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)", shapes((2,), 3, 4, "on x (2, 5)"),
                  _call(*other)),
-            Case("a batch: x (2, 3, 4) and the fixture's weights", shapes((2, 3), 3, 3, "on a batch"), _call(*batch),
-                 batch=(2, 3, 4))]
+            Case("a batch: x (2, 3, 4) and the notebook's example weights", shapes((2, 3), 3, 3, "on a batch"),
+                 _call(*batch), batch=(2, 3, 4))]
 
 
 def _query_shape():
     rng = np.random.default_rng(15)
     cases = []
     for label, query, keys, batch in [
-            ("the fixture's first query and its keys", fixture.QUERIES[0], fixture.KEYS, None),
+            ("the notebook's example first query and its keys", fixture.QUERIES[0], fixture.KEYS, None),
             ("a query (5,) and 4 keys", rng.standard_normal(5), rng.standard_normal((4, 5)), None),
             ("a batch: queries (2, 5) and keys (2, 4, 5)", rng.standard_normal((2, 5)), rng.standard_normal((2, 4, 5)),
              (2,))]:
@@ -154,7 +154,7 @@ def _scores_shape():
     rng = np.random.default_rng(16)
     cases = []
     for label, queries, keys, batch in [
-            ("the fixture's queries and keys", fixture.QUERIES, fixture.KEYS, False),
+            ("the notebook's example queries and keys", fixture.QUERIES, fixture.KEYS, False),
             ("2 queries and 4 keys of dimension 5", rng.standard_normal((2, 5)), rng.standard_normal((4, 5)), False),
             ("a batch: queries (2, 3, 5) and keys (2, 4, 5)", rng.standard_normal((2, 3, 5)),
              rng.standard_normal((2, 4, 5)), True)]:
@@ -181,3 +181,11 @@ PARTS = {
     "attention_scores": [Part("a float tensor of shape (..., n_queries, n_keys)", 1, _scores_shape,
                               requires={"shape", "batch"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"softmax_scores": 5,
+          "context_vector": 4,
+          "compute_keys": 4,
+          "project_qkv": 4,
+          "query_scores": 4,
+          "attention_scores": 3}

@@ -105,19 +105,19 @@ def _sdpa_visible():
                                            rng.standard_normal((4, 2)))]
     batch = [rng.standard_normal((2, 3, 4)).astype(np.float32) for _ in range(3)]
     big = [a * 10 for a in (q, k)]
-    return [Case("the fixture's queries, keys and values, causal",
-                 lambda o: first_row_is_value(o, (3, 3), "the fixture", v), _call(q, k, v)),
-            Case("the fixture, causal=False", unmasked, _call(q, k, v, causal=False)),
+    return [Case("the notebook's example queries, keys and values, causal",
+                 lambda o: first_row_is_value(o, (3, 3), "the notebook's example", v), _call(q, k, v)),
+            Case("the notebook's example, causal=False", unmasked, _call(q, k, v, causal=False)),
             Case("2 queries and 4 keys", lambda o: first_row_is_value(o, (2, 2), "q (2, 3), k (4, 3)", wide[2]),
                  _call(*wide)),
             Case("a batch of shape (2, 3, 4)", lambda o: first_row_is_value(o, (2, 3, 4), "a batch", batch[2]),
                  _call(*batch), batch=(2, 3, 4)),
-            Case("large scores: the fixture's queries and keys times 10",
+            Case("large scores: the notebook's example queries and keys times 10",
                  lambda o: first_row_is_value(o, (3, 3), "large scores", v, large=True), _call(*big, v))]
 
 
 HEAD_WEIGHTS = {"query.weight": fixture.W_QUERY.T.copy(), "key.weight": fixture.W_KEY.T.copy(),
-                "value.weight": fixture.W_VALUE.T.copy()}  # the fixture's weights, as nn.Linear stores them
+                "value.weight": fixture.W_VALUE.T.copy()}  # the notebook's example weights, as nn.Linear stores them
 
 
 def check_head_layout(outcome, embed_dim, head_size):
@@ -155,12 +155,12 @@ def _head_visible():
     rng = np.random.default_rng(5)
     sequences = rng.standard_normal((3, 2, 5, 4)).astype(np.float32)
     for label, inputs, extra in [
-            ("the fixture's weights loaded, x = the fixture", (fixture.X[None],) * 3, {}),
+            ("the notebook's example weights loaded, x = the notebook's example", (fixture.X[None],) * 3, {}),
             ("one token: x of shape (2, 1, 4)", (sequences[0, :, :1],) * 3, {}),
             ("different query, key and value inputs", tuple(sequences), {}),
             ("dropout=0.5, in eval mode", (sequences[0],) * 3, {"dropout": 0.5}),
             ("dropout=0.0, in training mode", (sequences[0],) * 3, {"dropout": 0.0, "train": True}),
-            ("large scores: the fixture's x times 10", (fixture.X[None] * 10,) * 3, {"large": True})]:
+            ("large scores: the notebook's example x times 10", (fixture.X[None] * 10,) * 3, {"large": True})]:
         large = extra.pop("large", False)
         value = inputs[2]
 
@@ -198,3 +198,12 @@ PARTS = {
     "Head": [Part("bias-free nn.Linear key, query, value; given weights load; the first token sees only itself", 1,
                   _head_visible, requires={"weights", "edge", "shape", "mode", "causal", "large"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"causal_average_loop": 3,
+          "causal_average_weights": 3,
+          "causal_average_matmul": 3,
+          "causal_mask": 4,
+          "causal_average_softmax": 3,
+          "scaled_dot_product_attention": 4,
+          "Head": 5}

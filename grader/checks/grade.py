@@ -1,26 +1,45 @@
 """The test cells' entry point: run an exercise's checks and report them to the student."""
-from .framework import gate_note, grade_locally, total_score
-from .registry import visible_parts
+from .framework import CouldNotCheck, gate_note, grade_locally, scaled, total_score
+from .registry import exercise_points, visible_parts
+from .wording import counts_of, headline, likely_mistake, wrap
+from .misconceptions import MISCONCEPTIONS
 
 
 class CheckFailed(AssertionError):
-    """Raised by a test cell that earned no points, so that nbgrader records a zero."""
+    """Raised by a test cell that earned no points, so that nbgrader records a zero.
+
+    It shows its message alone, none of the kit's code: IPython (Jupyter, nbclient) prints what
+    ``_render_traceback_`` returns in place of a traceback."""
+
+    def _render_traceback_(self):
+        return [str(self)]
 
 
-def format_results(name, results):
-    """One block of text per exercise: a line per part, and why a failed part failed."""
-    total = sum(r.part.points for r in results)
-    lines = [f"{name}: {total_score(results):g} / {total:g} points"]
+def format_results(name, results, points):
+    """One block of text per exercise: the headline, a line per check and why a failed one failed,
+    then the likely mistake, once. Points are the notebook's (``points``, the exercise's worth)."""
+    complete = sum(r.part.points for r in results) == points
+    counts = counts_of([(r.part.hidden, r.failure is None) for r in results])
+    lines = [headline(name, counts, points, scaled(results, points) if complete else None)]
     for result in results:
-        mark = "ok  " if result.failure is None else "FAIL"
+        mark = "ok  " if result.failure is None else "n/a " if isinstance(result.failure, CouldNotCheck) else "FAIL"
         where = " (hidden)" if result.part.hidden else ""
-        lines.append(f"  {mark} {result.part.title}{where} [{result.score:g}/{result.part.points:g}]")
+        worth = f" [{result.score:g}/{result.part.points:g}]" if complete else ""
+        lines.append(f"  {mark} {result.part.title}{where}{worth}")
         if result.failure is not None:
             lines.append(f"       case: {result.case_label}")
-            lines.extend("       " + line for line in result.failure.explain().splitlines())
+            lines.extend("       " + line for line in result.failure.explain(with_misconception=False).splitlines())
+    if mistake := likely_mistake([r.failure.misconception for r in results if r.failure]):
+        lines.append(f"  Likely mistake: {MISCONCEPTIONS[mistake]}")
     if note := gate_note(results):
         lines.append("  " + note)
-    return "\n".join(lines)
+    return wrap("\n".join(lines))
+
+
+def grader_problem(name, results):
+    """Why the grader itself could not check an exercise (for its record and the instructor), or None."""
+    failed = next((r for r in results if isinstance(r.failure, CouldNotCheck)), None)
+    return f"the grader could not check {name} ({failed.failure.detail})" if failed else None
 
 
 class Grade:
@@ -31,9 +50,7 @@ class Grade:
         self.add(visible_parts(name))
 
     def add(self, parts):
-        results = grade_locally(parts, self.obj)
-        self.results.extend(results)
-        print(format_results(self.name, results))
+        self.results.extend(grade_locally(parts, self.obj))
 
     @property
     def score(self):
@@ -41,9 +58,14 @@ class Grade:
 
     def result(self):
         """What the test cell returns to nbgrader: nothing when every check passed (full marks, and
-        ``nbgrader validate`` passes), the score when only some did (partial credit), an error when none did."""
+        ``nbgrader validate`` passes), the score when only some did (partial credit), an error when
+        none did or when the grader could not check the answer. The checks' report is printed first."""
+        print(format_results(self.name, self.results, exercise_points(self.name)))
+        if problem := grader_problem(self.name, self.results):
+            raise CheckFailed(wrap(f"{problem}. This is a problem of the grader, not of your code: tell your "
+                                   "instructor."))
         if self.score == 0:
-            raise CheckFailed(f"{self.name}: no points yet; see the messages above.")
+            raise CheckFailed(f"{self.name}: no points yet; see the checks above.")
         if all(r.failure is None for r in self.results):
             return None
         return float(self.score)

@@ -1,4 +1,5 @@
-"""The known misconceptions: a short title for each, and what the mistake is, in words for a stuck student."""
+"""The known misconceptions: a short title for each, what the mistake is in words for a stuck student, and what
+the students did in words for their instructor (the class report)."""
 
 # The catalogue's words for each misconception, for reports that list them (in place of the ids).
 TITLES = {
@@ -44,4 +45,21 @@ MISCONCEPTIONS = {
     "softmax_unstable": (
         "Your softmax overflows for large inputs (nan or inf). Subtract the maximum of each row "
         "before exp: softmax(x) = softmax(x - max(x)), and exp of a non-positive number cannot overflow."),
+}
+
+# The same mistakes in the instructor's voice, for the class report: what the students did.
+FOR_INSTRUCTORS = {
+    "scores_no_transpose": "Multiplied queries @ keys without transposing the keys (keys.transpose(-2, -1)).",
+    "softmax_dim0": "Took the softmax over the wrong dimension, so the weights sum to 1 down each column "
+                    "instead of along each row (the keys, dim=-1).",
+    "softmax_implicit_dim": "Called torch.nn.functional.softmax without dim: right on one matrix, but on a batch it "
+                            "normalises across the sequences.",
+    "context_scaled_columns": "Multiplied softmax(scores) * hidden_states and summed each row, which scales the "
+                              "columns instead of weighting the rows (weights @ hidden_states).",
+    "sum_over_features": "Summed each weighted value over its features instead of adding the weighted values up "
+                         "over the keys.",
+    "scaling_wrong": "Scaled the scores by d_k instead of sqrt(d_k), or not at all.",
+    "masking_wrong": "Masked after the softmax, or with 0 instead of -inf, so masked positions keep some weight.",
+    "softmax_unstable": "Did not subtract each row's maximum before exp, so the softmax gives nan or inf for "
+                        "large inputs.",
 }

@@ -90,3 +90,6 @@ PARTS = {
                                 lambda: _shapes() + _attends_to_first_key(),
                                 requires={"weights", "shape", "argument", "causal", "mode", "edge", "large"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"MultiHeadAttention": 5}

@@ -85,7 +85,7 @@ def _softmax_shape():
         return judge
     batch = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
     columns = (RNG.standard_normal((4, 5)) * 3).astype(np.float32)
-    return [Case("the fixture's scores", rows((3, 3)), call(fixture.SCORES)),
+    return [Case("the notebook's example scores", rows((3, 3)), call(fixture.SCORES)),
             Case("one vector of 5 scores", rows((5,)), call(columns[0].copy())),
             Case("axis=0 on a (4, 5) array", rows((4, 5), axis=0), call(columns, axis=0)),
             Case("a batch of shape (2, 3, 4)", rows((2, 3, 4)), call(batch), batch=(2, 3, 4)),
@@ -107,7 +107,7 @@ def _qkv_shape():
             arrays_in_tuple(outcome, shapes, what)
             not_mutated(outcome, what)
         return judge
-    return [Case("the fixture", shapes([(3, 3)] * 3, "qkv(x, w_query, w_key, w_value)"),
+    return [Case("the notebook's example", shapes([(3, 3)] * 3, "qkv(x, w_query, w_key, w_value)"),
                  call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
             Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)",
                  shapes([(2, 3), (2, 3), (2, 4)], "qkv on x (2, 5)"),
@@ -122,12 +122,12 @@ def _product_cases(name, with_values):
     batch = [RNG.standard_normal(s).astype(np.float32) for s in ((2, 3, 4), (2, 5, 4), (2, 5, 2))]
     found = []
     for label, args, kwargs, shape, is_batch, large in [
-            ("the fixture's queries, keys" + (" and values" if with_values else ""), (q, k, v), {}, (3, 3), False,
-             False),
-            ("the fixture, d_k=1", (q, k, v), {"d_k": 1}, (3, 3), False, False),
+            ("the notebook's example queries, keys" + (" and values" if with_values else ""), (q, k, v), {}, (3, 3),
+             False, False),
+            ("the notebook's example, d_k=1", (q, k, v), {"d_k": 1}, (3, 3), False, False),
             ("2 queries and 4 keys of dimension 5", wide, {}, (2, 3 if with_values else 4), False, False),
             ("a batch: Q (2, 3, 4), K (2, 5, 4)", batch, {}, (2, 3, 2 if with_values else 5), True, False),
-            ("large scores: the fixture's Q and K times 10", (q * 10, k * 10, v), {}, (3, 3), False, True)]:
+            ("large scores: the notebook's example Q and K times 10", (q * 10, k * 10, v), {}, (3, 3), False, True)]:
         if large and not with_values:
             continue
 
@@ -154,3 +154,6 @@ PARTS = {
                        lambda: _product_cases("attention(Q, K, V)", True),
                        requires={"shape", "batch", "argument", "large"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"softmax": 6, "qkv": 3, "scaled_scores": 4, "attention": 4}

@@ -30,7 +30,7 @@ def _encode_array(array):
 def _decode_array(obj):
     dtype, shape = obj["dtype"], obj["shape"]
     if dtype not in DTYPES or not all(isinstance(n, int) and n >= 0 for n in shape):
-        raise ValueError("malformed array")
+        raise ValueError("not an array the grader can read")
     if int(np.prod(shape, dtype=np.int64)) > MAX_ELEMENTS:
         raise ValueError("array too large")
     data = base64.b64decode(obj["data"], validate=True)
@@ -69,10 +69,10 @@ def from_plain(obj):
             return tuple(from_plain(v) for v in obj["__tuple__"])
         if set(obj) == {"__dict__"}:
             return {str(k): from_plain(v) for k, v in obj["__dict__"].items()}
-        raise ValueError("malformed plain data")
+        raise ValueError("not plain data")
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
-    raise ValueError("malformed plain data")
+    raise ValueError("not plain data")
 
 
 def dumps(value):

@@ -204,7 +204,7 @@ class _Reader:
     def __init__(self, namespace):
         self.namespace = namespace
         self.uses, self.attributes, self.strings, self.dynamic, self.unresolved = set(), set(), set(), set(), set()
-        self.seen = set()
+        self.seen, self.reaches = set(), set()
 
     def resolve(self, name, suffix="", before=None):
         """Follow a global name (and the attributes read from it) to what it was bound to."""
@@ -229,6 +229,8 @@ class _Reader:
                     self.seen.add(key)
                     self.resolve(base, (f".{rest}" if rest else "") + suffix, binding.index)
             else:
+                if isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    self.reaches.add(binding.node.name)
                 self.read(binding.node, binding.index)
 
     def read(self, node, index):
@@ -327,7 +329,8 @@ def source_outcome(name, sources):
     reaches, such as ``torch.softmax`` or ``matplotlib.pyplot.show``; ``builtins.*`` for built-ins),
     ``attributes`` (attribute names it reads, including ``getattr``'s), ``strings`` (string
     constants, docstrings left out), ``dynamic`` (run-time lookups the reading cannot follow, such
-    as ``eval``), and ``unresolved`` (global names no cell binds).
+    as ``eval``), ``unresolved`` (global names no cell binds), and ``reaches`` (the functions and
+    classes of the notebook it reaches, itself left out: another exercise it calls, say).
     """
     modules = [m for m in (parse_cell(s) for s in sources if isinstance(s, str)) if m is not None]
     namespace = _Namespace(modules)
@@ -338,4 +341,5 @@ def source_outcome(name, sources):
     return {"type": "source", "defined": bool(bindings), "stub": bool(bindings) and all(map(_is_stub, bindings)),
             "uses": sorted(reader.uses),
             "attributes": sorted(reader.attributes), "strings": sorted(text[:500] for text in reader.strings)[:200],
-            "dynamic": sorted(reader.dynamic), "unresolved": sorted(reader.unresolved)}
+            "dynamic": sorted(reader.dynamic), "unresolved": sorted(reader.unresolved),
+            "reaches": sorted(reader.reaches - {name})}

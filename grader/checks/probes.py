@@ -3,6 +3,11 @@
 Probes run wherever the student's code runs (the student's own process, or the
 grading sandbox). They decide nothing: the description they return is judged
 elsewhere, so patching anything here can only change the evidence, never the verdict.
+
+Every call into the student's code goes through :func:`_student`, so that an error is told
+apart by where it was raised: inside the student's code it is the student's (``raised``);
+anywhere else in a probe (describing the result, reading a figure, a library that changed) it is
+the grader's (``grader_error``), never scored as the student's mistake.
 """
 import contextlib
 import io
@@ -14,6 +19,22 @@ import numpy as np
 from .plain import DTYPES, MAX_ELEMENTS, TensorArg
 
 MAX_ITEMS = 16
+
+
+class StudentRaised(Exception):
+    """An exception raised inside the student's code, carried out of the probe."""
+
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+
+
+def _student(fn, *args, **kwargs):
+    """Call the student's code; whatever it raises (KeyboardInterrupt included) is the student's."""
+    try:
+        return fn(*args, **kwargs)
+    except BaseException as error:
+        raise StudentRaised(error) from None
 
 
 def _torch():
@@ -90,7 +111,7 @@ def _quiet():
 
 def _call(obj, args, kwargs):
     given = [_as_given(a) for a in args]
-    result = obj(*given, **{k: _as_given(v) for k, v in kwargs.items()})
+    result = _student(obj, *given, **{k: _as_given(v) for k, v in kwargs.items()})
     mutated = not all(_unchanged(a, g) for a, g in zip(args, given)
                       if isinstance(a, (TensorArg, np.ndarray)))
     return result, mutated
@@ -114,6 +135,14 @@ def probe_module(cls, init, state, inputs, forward_kwargs, train=False):
     that every given weight found its parameter.
     """
     torch = _torch()
+    given = {k: _as_given(v) for k, v in state.items()} if state is not None else None
+    args, kwargs = [_as_given(a) for a in inputs], {k: _as_given(v) for k, v in forward_kwargs.items()}
+    output, found = _student(_run_module, torch, cls, init, given, train, args, kwargs)
+    return {**describe(output), **found}
+
+
+def _run_module(torch, cls, init, state, train, args, kwargs):
+    """The student's module, built, loaded and run: every step is the student's code (its class's methods)."""
     module = cls(**init)
     params = {name: list(p.shape) for name, p in module.named_parameters()}
     buffers = sorted(name for name, _ in module.named_buffers())
@@ -121,12 +150,12 @@ def probe_module(cls, init, state, inputs, forward_kwargs, train=False):
                for name, m in module.named_children()}
     loaded = {"missing": [], "unexpected": []}
     if state is not None:
-        result = module.load_state_dict({k: _as_given(v) for k, v in state.items()}, strict=False)
+        result = module.load_state_dict(state, strict=False)
         loaded = {"missing": sorted(result.missing_keys), "unexpected": sorted(result.unexpected_keys)}
     module.train(train)
     with torch.no_grad():
-        output = module(*[_as_given(a) for a in inputs], **{k: _as_given(v) for k, v in forward_kwargs.items()})
-    return {**describe(output), "params": params, "buffers": buffers, "children": linears, "loaded": loaded}
+        output = module(*args, **kwargs)
+    return output, {"params": params, "buffers": buffers, "children": linears, "loaded": loaded}
 
 
 def probe_heatmap(fn, args, kwargs):
@@ -177,12 +206,22 @@ def _describe_heatmaps(fn, args, kwargs):
 PROBES = {"call": probe_call, "calls": probe_calls, "module": probe_module, "heatmap": probe_heatmap}
 
 
+def _error(kind, error):
+    try:
+        name, message = str(type(error).__name__), str(error)[:500]
+    except BaseException:  # the student's exception may not even print
+        name, message = "an exception", ""
+    return {"type": kind, "error": name, "message": message}
+
+
 def run_probe(obj, probe, params):
-    """Run one probe; an exception from the student's code is described, not raised."""
+    """Run one probe; an exception is described, not raised: the student's, or the grader's own."""
     with _quiet() as caught:
         try:
             outcome = PROBES[probe](obj, **params)
-        except BaseException as error:  # the student's code may raise anything, KeyboardInterrupt included
-            outcome = {"type": "raised", "error": type(error).__name__, "message": str(error)[:500]}
+        except StudentRaised as raised:
+            outcome = _error("raised", raised.error)
+        except BaseException as error:  # the probe itself failed: the grader's problem
+            outcome = _error("grader_error", error)
     outcome["warnings"] = sorted({str(w.message)[:300] for w in caught})[:5]
     return outcome

@@ -1,5 +1,6 @@
 """Where each exercise's checks live, found rather than listed: every module of a checks package
-that names its notebook (``NOTEBOOK``) and gives its exercises' parts (``PARTS``)."""
+that names its notebook (``NOTEBOOK``) and gives its exercises' parts (``PARTS``); a visible
+module also says what each exercise is worth (``POINTS``), as the student's copy holds no hidden part."""
 import functools
 import importlib
 import pkgutil
@@ -29,6 +30,12 @@ def notebooks():
 def visible_parts(name):
     """The checks a student may see and run, for one exercise."""
     return _parts("grader.checks")[name][1]
+
+
+def exercise_points(name):
+    """What exercise ``name`` is worth in its notebook: its test cell's points, the sum of its visible and
+    hidden parts' points (a test holds the three to agree)."""
+    return _parts("grader.checks")[name][0].POINTS[name]
 
 
 def exercise_names():

@@ -8,7 +8,7 @@ from .plain import TensorArg
 
 NOTEBOOK = "02_self_attention_step_by_step.ipynb"
 
-# The source rounds the softmax of the fixture's scores to these weights, for readability.
+# The source rounds the softmax of the notebook's example scores to these weights, for readability.
 APPROXIMATE_WEIGHTS = np.array([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]], dtype=np.float32)
 
 
@@ -61,7 +61,7 @@ def _softmax(a, axis=-1):
 def _weights_visible():
     batch = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
     cases = []
-    for label, scores, is_batch, large in [("the fixture's scores", fixture.SCORES, False, False),
+    for label, scores, is_batch, large in [("the notebook's example scores", fixture.SCORES, False, False),
                                            ("2 queries and 5 keys", RNG.standard_normal((2, 5)), False, False),
                                            ("one query and 4 keys", RNG.standard_normal((1, 4)), False, False),
                                            ("a batch of score matrices (2, 3, 4)", batch, True, False),
@@ -87,7 +87,7 @@ def _weights_visible():
 def _weighted_visible():
     cases = []
     for label, weights, values, is_batch in [
-            ("the approximate weights and the fixture's values", APPROXIMATE_WEIGHTS, fixture.VALUES, False),
+            ("the approximate weights and the notebook's example values", APPROXIMATE_WEIGHTS, fixture.VALUES, False),
             ("weights (2, 3) and values (3, 4)", np.full((2, 3), 0.25, np.float32),
              np.arange(12, dtype=np.float32).reshape(3, 4), False),
             ("one query: weights (1, 3) and values (3, 2)", np.full((1, 3), 1 / 3, np.float32),
@@ -127,12 +127,12 @@ def _attention_visible():
     batch = RNG.standard_normal((2, 3, 4)).astype(np.float32)
     cases = []
     for label, args, shape, is_batch, large in [
-            ("the fixture", (fixture.X, *weights), (3, 3), False, False),
+            ("the notebook's example", (fixture.X, *weights), (3, 3), False, False),
             ("x (2, 4), w_query and w_key (4, 3), w_value (4, 5)", small, (2, 5), False, False),
             ("one token: x (1, 4)", (fixture.X[:1], *weights), (1, 3), False, False),
             ("a batch: x (2, 3, 4)", (batch, *weights), (2, 3, 3), True, False),
-            ("large scores: the fixture's x times 6 (scores up to 576)", (fixture.X * 6, *weights), (3, 3), False,
-             True)]:
+            ("large scores: the notebook's example x times 6 (scores up to 576)", (fixture.X * 6, *weights), (3, 3),
+             False, True)]:
         def judge(outcome, shape=shape, large=large):
             what = "self_attention(x, w_query, w_key, w_value)"
             got = array_of(outcome, "Tensor", shape, "floating", what)
@@ -254,3 +254,10 @@ PARTS = {
                            "titles per column, one colour bar; tensors and NumPy arrays", 1, _heatmap_visible,
                            requires={"shape", "layout", "numpy", "policy"})],
 }
+
+# What each exercise is worth: its test cell's points, for the visible and hidden parts together.
+POINTS = {"attention_weights": 4,
+          "weighted_values": 4,
+          "sum_weighted_values": 4,
+          "self_attention": 4,
+          "show_heatmaps": 5}

@@ -1,8 +1,7 @@
 """``export``: the grades as CSV, one row per student and graded cell, scores from nbgrader's gradebook."""
-import csv
 import pathlib
 
-from .lms import export_lms
+from .lms import export_lms, sheet
 from .rows import COLUMNS, table
 
 
@@ -16,13 +15,10 @@ def export(course=".", assignment="self_attention", path=None, format="csv", col
     a manual grade...) is left blank, with the status and the reason beside it and
     ``needs_attention`` set to ``yes``. A tampered test cell keeps its score (graded on the
     instructor's copy) but needs attention. A late penalty is a row of its own, with a negative score.
+    Written as the LMS sheets are: nothing a spreadsheet would run as a formula.
     """
     if format != "csv":
         return export_lms(course, assignment, format, path, column)
     path = pathlib.Path(path or pathlib.Path(course) / "reports" / f"{assignment}_grades.csv")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(table(course, assignment))
+    sheet.write(path, COLUMNS, [[row[column] for column in COLUMNS] for row in table(course, assignment)])
     return path

@@ -4,7 +4,8 @@ One feedback path: ``nbgrader_config.py`` adds :class:`grader.feedback.preproces
 to nbgrader's feedback preprocessors, so the stock command, formgrader's button and this verb all
 write the same pages, ``feedback/<student>/<assignment>/<notebook>.html``, with the gradebook's
 scores (late penalties and manual grades included), the kit's diagnosis under each test cell and
-no hidden test. ``nbgrader release_feedback`` and ``fetch_feedback`` deliver them.
+no hidden test. ``nbgrader release_feedback`` and ``fetch_feedback`` deliver them. A notebook whose file could
+not be read gets a page that says what was wrong and what to do (:mod:`grader.feedback.invalid`).
 """
 from .. import course as courses
 

@@ -1,13 +1,27 @@
 """What the feedback page says under a kit test cell, and at the top of a notebook: a tutor's words.
 
-Per exercise: the likely mistake (once), the first failing check with what was expected and what
-came back, then the other failed checks in a line each. Built from the grading record alone,
-which never holds a test's source.
+Per exercise: how many checks passed (as the test cell says it), the likely mistake once (and in
+which of the student's functions, when the exercise calls another one that makes it), the first
+failing check with what was expected and what came back, then the other failed checks in a line
+each. Built from the grading record alone, which never holds a test's source, and rendered by
+Jinja2 templates (``templates/``) that escape whatever they are given.
 """
-from html import escape
+import functools
+import pathlib
+
+import jinja2
 
 from ..checks.misconceptions import MISCONCEPTIONS
+from ..checks.wording import checks_passed, counts_of, likely_mistake, wrap
 from ..records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES
+
+REAL_ZERO = "undefined"  # the student never wrote the exercise: a real zero, not a grading failure
+
+
+@functools.cache
+def _templates():
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(pathlib.Path(__file__).parent / "templates"),
+                              autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
 
 
 def in_notebook_words(text):
@@ -15,44 +29,49 @@ def in_notebook_words(text):
     return (text or "").replace("the source's", "the notebook's example").replace("the source", "the notebook")
 
 
-def exercise_html(exercise):
-    """The diagnosis of one exercise, as HTML."""
-    return "\n".join(f"<{tag} class='{cls}'>{html}</{tag}>" for tag, cls, html, _ in _blocks(exercise))
+def exercise_html(exercise, calls=(), neighbours=None):
+    """The diagnosis of one exercise, as HTML. ``calls``: the notebook's functions its answer reaches;
+    ``neighbours``: the records of the notebook's other exercises, by name."""
+    return _templates().get_template("diagnosis.html").render(diagnosis(exercise, calls, neighbours)).strip()
 
 
-def exercise_text(exercise):
+def exercise_text(exercise, calls=(), neighbours=None):
     """The same diagnosis as plain text (for the notebook's text/plain output)."""
-    return "\n".join(text for _, _, _, text in _blocks(exercise))
+    return _templates().get_template("diagnosis.txt").render(diagnosis(exercise, calls, neighbours)).strip()
 
 
-def _blocks(exercise):
-    """(tag, class, html, text) of each paragraph of the diagnosis."""
-    blocks = []
-    if exercise.status != GRADED:
-        reason = exercise.reason or EXERCISE_STATUSES.get(exercise.status, "")
-        blocks.append(("p", "kit-warning", escape(f"Not graded ({exercise.status}): {reason}."),
-                       f"Not graded ({exercise.status}): {reason}."))
+def diagnosis(exercise, calls=(), neighbours=None):
+    """What the page says of one exercise, as plain values for the templates."""
     failed = [part for part in exercise.parts if part.score < part.points]
-    if not failed:
-        if exercise.status == GRADED:
-            blocks.append(("p", "kit-passed", "Every check passed.", "Every check passed."))
-        return blocks
-    mistake = next((MISCONCEPTIONS[p.misconception] for p in failed if p.misconception in MISCONCEPTIONS), None)
-    if mistake:
-        blocks.append(("p", "kit-diagnosis", f"<b>Likely mistake:</b> {escape(mistake)}", f"Likely mistake: {mistake}"))
-    first, others = failed[0], failed[1:]
-    head = f"{_title(first)}{_case(first)}"
-    message = in_notebook_words(first.message).strip()
-    blocks.append(("div", "kit-first-failure",
-                   f"<b>First failing check:</b> {escape(head)}" + (f"<pre>{escape(message)}</pre>" if message else ""),
-                   f"First failing check: {head}" + (f"\n{message}" if message else "")))
-    if others:
-        items = "".join(f"<li>{escape(_title(p) + _case(p))}</li>" for p in others)
-        blocks.append(("div", "kit-other-failures", f"<b>Also failed:</b><ul>{items}</ul>",
-                       "Also failed:\n" + "\n".join(f"  - {_title(p)}{_case(p)}" for p in others)))
-    if exercise.note:
-        blocks.append(("p", "kit-note", escape(exercise.note), exercise.note))
-    return blocks
+    said = {"status": _status(exercise.status, exercise.reason or EXERCISE_STATUSES.get(exercise.status, "")),
+            "checks": None, "passed": not failed and exercise.status == GRADED, "mistake": None, "first": None,
+            "others": [], "note": exercise.note}
+    if exercise.parts:
+        counted = checks_passed(*counts_of([(p.hidden, p.score >= p.points) for p in exercise.parts]))
+        said["checks"] = counted[0].upper() + counted[1:] + "."
+    if failed:
+        said["mistake"] = _mistake(exercise.name, failed, calls, neighbours or {})
+        message = wrap(in_notebook_words(failed[0].message).strip())
+        said["first"] = {"head": _title(failed[0]) + _case(failed[0]), "message": message}
+        said["others"] = [_title(p) + _case(p) for p in failed[1:]]
+    return said
+
+
+def _status(status, reason):
+    if status == GRADED:
+        return None
+    reason = reason.rstrip(".")
+    return f"No points: {reason}." if status == REAL_ZERO else f"Not graded: {reason}."
+
+
+def _mistake(name, failed, calls, neighbours):
+    """The one likely mistake, and the function that makes it when it is another exercise this one calls."""
+    key = likely_mistake([p.misconception for p in failed])
+    if key is None:
+        return None
+    maker = next((other for other in calls if other in neighbours and any(
+        p.misconception == key and p.score < p.points for p in neighbours[other].parts)), None)
+    return {"text": MISCONCEPTIONS[key], "where": f", in your {maker}, which {name} calls" if maker else ""}
 
 
 def _title(part):
@@ -65,12 +84,6 @@ def _case(part):
 
 
 def notebook_notes(record):
-    """Markdown (HTML) for the top of the page: a notebook that was not graded, test cells that were changed."""
-    notes = []
-    if record.status != GRADED:
-        reason = record.reason or NOTEBOOK_STATUSES.get(record.status, "")
-        notes.append(f"<p class='kit-warning'>Not graded ({escape(record.status)}): {escape(reason)}</p>")
-    notes += [f"<p class='kit-warning'>The test cell <code>{escape(str(change.get('grade_id')))}</code> was "
-              f"{escape(str(change.get('change')))}. Test cells must stay as released; your instructor will look "
-              "at this notebook.</p>" for change in record.tampered]
-    return "\n".join(notes)
+    """HTML for the top of the page: a notebook that was not graded, test cells that were changed."""
+    status = _status(record.status, record.reason or NOTEBOOK_STATUSES.get(record.status, ""))
+    return _templates().get_template("notes.html").render(status=status, tampered=record.tampered).strip()

@@ -8,9 +8,12 @@ from nbgrader import utils
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
+from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
 from ..records import read, record_path
+from ..selfcheck.notebook import sources_before
 from .hidden import clear_hidden_tests
+from .invalid import invalid_notice
 from .page import exercise_html, exercise_text, notebook_notes
 
 
@@ -18,7 +21,8 @@ class KitFeedback(NbGraderPreprocessor):
     """Clears the hidden tests (source and outputs); shows the kit's diagnosis under each kit test cell.
 
     A kit test cell's outputs (the checks' report) are replaced by the diagnosis from the grading
-    record, in a tutor's words; any other test cell keeps its outputs, hidden lines taken out.
+    record, in a tutor's words; any other test cell keeps its outputs, hidden lines taken out. A notebook whose
+    file could not be read shows what was wrong and what to do, in place of its stand-in's cells.
     """
 
     def preprocess(self, nb, resources):
@@ -26,7 +30,11 @@ class KitFeedback(NbGraderPreprocessor):
         path = record_path(CourseDirectory(config=self.config).root, info["assignment"], info["student"],
                            info["notebook"])
         record = read(path) if path.exists() else None
+        if record is not None and record.status == "invalid":  # the kit's stand-in: say what to do instead
+            nb.cells = [new_markdown_cell(invalid_notice(record))]
+            return nb, resources
         diagnoses = {exercise.cell: exercise for exercise in record.exercises} if record else {}
+        by_name = {exercise.name: exercise for exercise in diagnoses.values()}
         clearer = ClearHiddenTests(parent=self, enforce_metadata=False)
         for cell in nb.cells:
             if not (cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell)):
@@ -35,8 +43,10 @@ class KitFeedback(NbGraderPreprocessor):
             grade_id = cell.metadata["nbgrader"]["grade_id"]
             exercise = diagnoses.get(grade_id)
             if exercise is not None and exercise_of_grade_id(grade_id):  # a plain test cell keeps its outputs
-                cell.outputs = [new_output("display_data", data={"text/html": exercise_html(exercise),
-                                                                 "text/plain": exercise_text(exercise)})]
+                calls = source_outcome(exercise.name, sources_before(nb, exercise.name))["reaches"]
+                cell.outputs = [new_output("display_data", data={
+                    "text/html": exercise_html(exercise, calls, by_name),
+                    "text/plain": exercise_text(exercise, calls, by_name)})]
         if record is not None and (notes := notebook_notes(record)):
             nb.cells.insert(0, new_markdown_cell(notes))
         return nb, resources

@@ -59,7 +59,7 @@ def _softmax_known():
                           "the scores [13, 9, 9]", atol=known.SOURCE_ATOL),
             _softmax_case(np.array([2.0, 4.0, 4.0], dtype=np.float32), known.SOFTMAX_2_4_4,
                           "the first query's scores [2, 4, 4]", atol=known.SOURCE_ATOL),
-            _softmax_case(fixture.SCORES, known.SOFTMAX, "the fixture's scores", atol=known.SOURCE_ATOL)]
+            _softmax_case(fixture.SCORES, known.SOFTMAX, "the notebook's example scores", atol=known.SOURCE_ATOL)]
 
 
 def _softmax_random(shapes, seed):
@@ -202,8 +202,9 @@ def _qkv_case(x, weights, label, expected=None, atol=1e-6):
 
 
 def _qkv_known():
-    return [_qkv_case(fixture.X, (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE), "the fixture's x and weights",
-                      expected=(fixture.QUERIES, fixture.KEYS, fixture.VALUES), atol=known.SOURCE_ATOL)]
+    return [_qkv_case(fixture.X, (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE),
+                      "the notebook's example x and weights", expected=(fixture.QUERIES, fixture.KEYS, fixture.VALUES),
+                      atol=known.SOURCE_ATOL)]
 
 
 def _qkv_random(shapes, seed):
@@ -235,7 +236,7 @@ def _query_case(query, keys, label, expected=None, atol=1e-6):
 
 
 def _query_known():
-    return [_query_case(fixture.QUERIES[i], fixture.KEYS, f"the fixture's query {i} and keys",
+    return [_query_case(fixture.QUERIES[i], fixture.KEYS, f"the notebook's example query {i} and keys",
                         expected=fixture.SCORES[i], atol=known.SOURCE_ATOL) for i in range(3)]
 
 
@@ -252,9 +253,9 @@ def _query_random(shapes, seed):
 # ---- attention_scores ----
 
 def _scores_known():
-    judge = expect("Tensor", fixture.SCORES, "attention_scores on the fixture", atol=known.SOURCE_ATOL,
+    judge = expect("Tensor", fixture.SCORES, "attention_scores on the notebook's example", atol=known.SOURCE_ATOL,
                    diagnoses=[("scores_no_transpose", known.SCORES_NO_TRANSPOSE)])
-    return [Case("the fixture's queries and keys", judge, _call(fixture.QUERIES, fixture.KEYS))]
+    return [Case("the notebook's example queries and keys", judge, _call(fixture.QUERIES, fixture.KEYS))]
 
 
 def _scores_random():
@@ -302,7 +303,7 @@ PARTS = {
              requires={"dtype", "shape"}),
     ],
     "project_qkv": [
-        Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True),
+        Part("the notebook's example queries, keys and values", 1, _qkv_known, hidden=True),
         Part("random inputs and weights", 1,
              lambda: _qkv_random([((), 4, 5, 3, 2), ((), 6, 3, 4, 5), ((), 2, 4, 4, 4)], 70),
              hidden=True, gate=True, requires={"shape"}),
@@ -310,14 +311,14 @@ PARTS = {
              lambda: _qkv_random([((2,), 4, 5, 3, 2), ((2, 3), 3, 4, 6, 3)], 80), hidden=True, requires={"batch"}),
     ],
     "query_scores": [
-        Part("the fixture's scores, one query at a time", 1, _query_known, hidden=True),
+        Part("the notebook's example scores, one query at a time", 1, _query_known, hidden=True),
         Part("random queries and keys", 1,
              lambda: _query_random([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90), hidden=True, gate=True,
              requires={"shape"}),
         Part("batches of queries and keys", 1,
              lambda: _query_random([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100), hidden=True, requires={"batch"}),
     ],
-    "attention_scores": [Part("the fixture's scores", 1, _scores_known, hidden=True),
+    "attention_scores": [Part("the notebook's example scores", 1, _scores_known, hidden=True),
                          Part("random shapes and batches", 1, _scores_random, hidden=True, gate=True,
                               requires={"batch", "shape"})],
 }

@@ -185,9 +185,9 @@ def _sdpa_case(q, k, v, causal, label, atol=1e-6, expected=None, pass_flag=True)
 
 def _sdpa_known():
     q, k, v = fixture.QUERIES, fixture.KEYS, fixture.VALUES
-    return [_sdpa_case(q, k, v, False, "the fixture, causal=False (the scaled output)", atol=known.SOURCE_ATOL,
-                       expected=known.SCALED_OUTPUT),
-            _sdpa_case(q, k, v, True, "the fixture, causal by default", pass_flag=False)]
+    return [_sdpa_case(q, k, v, False, "the notebook's example, causal=False (the scaled output)",
+                       atol=known.SOURCE_ATOL, expected=known.SCALED_OUTPUT),
+            _sdpa_case(q, k, v, True, "the notebook's example, causal by default", pass_flag=False)]
 
 
 def _qkv(seed, batch, L, S, d, dv):
@@ -260,7 +260,7 @@ def _head_fixture():
     state = {"query.weight": fixture.W_QUERY.T.copy(), "key.weight": fixture.W_KEY.T.copy(),
              "value.weight": fixture.W_VALUE.T.copy()}
     x = fixture.X[None]  # (1, 3, 4)
-    return [_head_case("the fixture's weights and inputs", state, (x, x, x), 4, 3)]
+    return [_head_case("the notebook's example weights and inputs", state, (x, x, x), 4, 3)]
 
 
 def _head_random():
@@ -331,12 +331,12 @@ PARTS = {
              _running_mean_random("causal_average_softmax", ("softmax_dim0", "masking_wrong")),
              hidden=True, gate=True, requires={"edge", "shape"})],
     "scaled_dot_product_attention": [
-        Part("the fixture, with and without the mask", 1, _sdpa_known, hidden=True, requires={"argument"}),
+        Part("the notebook's example, with and without the mask", 1, _sdpa_known, hidden=True, requires={"argument"}),
         Part("random single sequences, square and non-square", 1, _sdpa_random, hidden=True, gate=True,
              requires={"argument", "shape"}),
         Part("leading batch dimensions", 1, _sdpa_batches, hidden=True, requires={"argument", "batch"})],
     "Head": [
-        Part("the fixture's weights", 1, _head_fixture, hidden=True, requires={"weights"}),
+        Part("the notebook's example weights", 1, _head_fixture, hidden=True, requires={"weights"}),
         Part("random weights and inputs", 1, _head_random, hidden=True, gate=True,
              requires={"edge", "shape", "weights"}),
         Part("a later token never changes an earlier output", 1, _head_causality, hidden=True,

@@ -32,9 +32,9 @@ def _softmax_judge(expected, what, atol=1e-6, rtol=1e-5, diagnoses=(), check_inp
 # ---------------------------------------------------------------- softmax
 
 def _softmax_known():
-    judge = _softmax_judge(known.SOFTMAX, "softmax on the fixture's scores", atol=known.SOURCE_ATOL,
+    judge = _softmax_judge(known.SOFTMAX, "softmax on the notebook's example scores", atol=known.SOURCE_ATOL,
                            diagnoses=[("softmax_dim0", ref.softmax(fixture.SCORES, axis=0))], check_input=True)
-    return [Case("the fixture's scores", judge, call(fixture.SCORES))]
+    return [Case("the notebook's example scores", judge, call(fixture.SCORES))]
 
 
 def _quantised(rng, *shape):
@@ -105,8 +105,8 @@ def _qkv_judge(x, wq, wk, wv, what, atol=1e-6, check_input=False):
 
 def _qkv_known():
     w = (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
-    judge = _qkv_judge(fixture.X, *w, "qkv on the fixture", atol=known.SOURCE_ATOL, check_input=True)
-    return [Case("the fixture", judge, call(fixture.X, *w))]
+    judge = _qkv_judge(fixture.X, *w, "qkv on the notebook's example", atol=known.SOURCE_ATOL, check_input=True)
+    return [Case("the notebook's example", judge, call(fixture.X, *w))]
 
 
 def _qkv_random():
@@ -144,8 +144,8 @@ def _scores_case(q, k, d_k, label, atol=1e-6):
 
 def _scores_known():
     q, k = fixture.QUERIES, fixture.KEYS
-    return [_scores_case(q, k, 1, "the fixture's Q, K", atol=known.SOURCE_ATOL),
-            _scores_case(q, k, None, "the fixture's Q, K", atol=known.SOURCE_ATOL)]
+    return [_scores_case(q, k, 1, "the notebook's example Q, K", atol=known.SOURCE_ATOL),
+            _scores_case(q, k, None, "the notebook's example Q, K", atol=known.SOURCE_ATOL)]
 
 
 def _scores_random(shapes, start):
@@ -184,8 +184,8 @@ def _attention_known():
     qkv = (fixture.QUERIES, fixture.KEYS, fixture.VALUES)
     source_sum = [("sum_over_features",
                    lambda got: got.shape == (3, 3) and np.allclose(got[0], known.WRONG_SUM_QUERY0, atol=1e-4))]
-    return [_attention_case(*qkv, 1, "the fixture's Q, K, V", known.OUTPUT, known.SOURCE_ATOL, source_sum),
-            _attention_case(*qkv, None, "the fixture's Q, K, V", known.SCALED_OUTPUT, known.SOURCE_ATOL)]
+    return [_attention_case(*qkv, 1, "the notebook's example Q, K, V", known.OUTPUT, known.SOURCE_ATOL, source_sum),
+            _attention_case(*qkv, None, "the notebook's example Q, K, V", known.SCALED_OUTPUT, known.SOURCE_ATOL)]
 
 
 def _attention_random(shapes, start):
@@ -203,7 +203,7 @@ def _attention_random(shapes, start):
 
 PARTS = {
     "softmax": [
-        Part("the fixture's softmax", 1, _softmax_known, hidden=True, requires={"inputs"}),
+        Part("the notebook's example softmax", 1, _softmax_known, hidden=True, requires={"inputs"}),
         Part("large inputs: no overflow, and softmax(x + c) = softmax(x)", 1, _softmax_large, hidden=True,
              requires={"large"}),
         Part("random vectors and matrices, over the last axis", 1, _softmax_random, hidden=True, gate=True,
@@ -212,12 +212,12 @@ PARTS = {
              requires={"argument", "batch"}),
     ],
     "qkv": [
-        Part("the fixture's queries, keys and values", 1, _qkv_known, hidden=True, requires={"inputs"}),
+        Part("the notebook's example queries, keys and values", 1, _qkv_known, hidden=True, requires={"inputs"}),
         Part("random shapes and batches", 1, _qkv_random, hidden=True, gate=True, requires={"batch", "shape"}),
     ],
     "scaled_scores": [
-        Part("the fixture: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, hidden=True,
-             requires={"argument"}),
+        Part("the notebook's example: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known,
+             hidden=True, requires={"argument"}),
         Part("random matrices, default and given d_k", 1,
              _scores_random([((), 4, 4, 5, None), ((), 3, 6, 8, None), ((), 5, 4, 4, 2.0), ((), 2, 3, 16, 64)], 50),
              hidden=True, gate=True, requires={"argument", "shape"}),
@@ -226,7 +226,7 @@ PARTS = {
              hidden=True, requires={"argument", "batch"}),
     ],
     "attention": [
-        Part("the fixture: d_k=1 gives the exact output, the default the scaled output", 1, _attention_known,
+        Part("the notebook's example: d_k=1 gives the exact output, the default the scaled output", 1, _attention_known,
              hidden=True, requires={"argument"}),
         Part("random matrices, default and given d_k", 1,
              _attention_random([((), 4, 4, 5, 3, None), ((), 3, 6, 8, 2, None), ((), 5, 2, 4, 7, 2.0),

@@ -48,10 +48,10 @@ def _torch(fn, *arrays):
 
 def _weights_known():
     def judge(outcome):
-        got = array_of(outcome, "Tensor", (3, 3), "floating", "attention_weights on the fixture's scores")
-        close(got, known.SOFTMAX, "attention_weights on the fixture's scores", atol=known.SOURCE_ATOL,
+        got = array_of(outcome, "Tensor", (3, 3), "floating", "attention_weights on the notebook's example scores")
+        close(got, known.SOFTMAX, "attention_weights on the notebook's example scores", atol=known.SOURCE_ATOL,
               diagnoses=[("softmax_dim0", _softmax(fixture.SCORES, 0))])
-    return [Case("the fixture's scores", judge, call(fixture.SCORES))]
+    return [Case("the notebook's example scores", judge, call(fixture.SCORES))]
 
 
 def _weights_cases(shapes, seed):
@@ -102,11 +102,11 @@ def _weighted_judge(weights, values, what, query0=None, atol=1e-6):
 
 def _weighted_known():
     exact = _torch(ref.attention_weights, fixture.SCORES)
-    return [Case("the notebook's approximate weights and the fixture's values",
+    return [Case("the notebook's approximate weights and the notebook's example values",
                  _weighted_judge(APPROXIMATE_WEIGHTS, fixture.VALUES, "weighted_values with the approximate weights",
                                  known.APPROXIMATE_WEIGHTED_VALUES_QUERY0, known.SOURCE_ATOL),
                  call(APPROXIMATE_WEIGHTS, fixture.VALUES)),
-            Case("the fixture's exact weights and values",
+            Case("the notebook's example exact weights and values",
                  _weighted_judge(exact, fixture.VALUES, "weighted_values with the exact weights",
                                  known.WEIGHTED_VALUES_QUERY0, known.SOURCE_ATOL),
                  call(exact, fixture.VALUES))]
@@ -155,7 +155,7 @@ def _sum_known():
                                                                         atol=known.SOURCE_ATOL))]
 
     def exact_judge(outcome):
-        what = "sum_weighted_values on the fixture's exact weighted values"
+        what = "sum_weighted_values on the notebook's example exact weighted values"
         got = array_of(outcome, "Tensor", (3, 3), "floating", what)
         close(got, known.OUTPUT, what, atol=known.SOURCE_ATOL, diagnoses=features_query0)
 
@@ -166,7 +166,7 @@ def _sum_known():
               diagnoses=[("sum_over_features", approximate[0].astype(np.float64).sum(axis=-1))])
         close(got, known.APPROXIMATE_OUTPUT, what, atol=known.SOURCE_ATOL)
     return [Case("the weighted values of the approximate weights", approximate_judge, call(approximate)),
-            Case("the fixture's exact weighted values", exact_judge, call(exact))]
+            Case("the notebook's example exact weighted values", exact_judge, call(exact))]
 
 
 def _sum_cases(shapes, seed):
@@ -221,7 +221,8 @@ def _attention_judge(args, what, known_output=None):
 
 def _attention_known():
     args = (fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
-    return [Case("the fixture", _attention_judge(args, "self_attention on the fixture", known.OUTPUT), call(*args))]
+    judge = _attention_judge(args, "self_attention on the notebook's example", known.OUTPUT)
+    return [Case("the notebook's example", judge, call(*args))]
 
 
 def _attention_cases(shapes, seed):
@@ -310,7 +311,7 @@ def _heatmap_layout():
 
 
 PARTS = {
-    "attention_weights": [Part("the fixture's softmax", 1, _weights_known, hidden=True),
+    "attention_weights": [Part("the notebook's example softmax", 1, _weights_known, hidden=True),
                           Part("random score matrices", 1, _weights_random, hidden=True, gate=True,
                                requires={"edge", "shape"}),
                           Part("batches of scores", 1, _weights_batches, hidden=True, requires={"batch"})],
@@ -322,7 +323,7 @@ PARTS = {
                             Part("random weighted values", 1, _sum_random, hidden=True, gate=True,
                                  requires={"edge", "shape"}),
                             Part("batches", 1, _sum_batches, hidden=True, requires={"batch"})],
-    "self_attention": [Part("the fixture's output", 1, _attention_known, hidden=True),
+    "self_attention": [Part("the notebook's example output", 1, _attention_known, hidden=True),
                        Part("random inputs and weights", 1, _attention_random, hidden=True, gate=True,
                             requires={"edge", "shape"}),
                        Part("batches of sequences", 1, _attention_batches, hidden=True, requires={"batch"})],

@@ -17,19 +17,20 @@ NOTEBOOK_STATUSES = {
     GRADED: "graded",
     "invalid": "the notebook file could not be read (invalid JSON or not a notebook)",
     "missing": "no submission for this notebook",
-    "crashed": "the kernel died while running the notebook",
+    "crashed": "the Python process running the notebook stopped (a crash)",
     "timeout": "the notebook ran out of time",
     "memory": "the notebook used more memory than allowed",
     "error": "the grader could not grade this notebook",
 }
 EXERCISE_STATUSES = {
     GRADED: "graded",
-    "crashed": "the code crashed the kernel while this exercise was checked",
+    "crashed": "the Python process running the notebook stopped (a crash) while this exercise was checked",
     "timeout": "the code ran out of time while this exercise was checked",
     "memory": "the code used more memory than allowed while this exercise was checked",
     "malformed": "the code tampered with the grader, which could not read what came back",
     "not_run": "the notebook stopped before this test cell",
-    "undefined": "the exercise was not defined when its test cell was reached",
+    "undefined": "the exercise did not exist when its test cell ran (its cell was not run, or its name was changed)",
+    "grader_error": "the grader could not check this exercise: a problem of the grader, not of the student's code",
     "ungraded": "the notebook could not be run, so the exercise could not be checked",
 }
 

@@ -1,10 +1,12 @@
 """``report``: class analytics from the gradebook's scores and the records' diagnoses, as PNG figures and a page."""
 import pathlib
 
+from .. import course as courses
 from ..grades import course_grades
 from . import plots
 from .page import render
 from .stats import class_stats
+from .words import notebook_titles
 
 FIGURES = {"scores.png": plots.score_histogram, "pass_rates.png": plots.pass_rates,
            "misconceptions.png": plots.misconceptions}
@@ -13,7 +15,8 @@ FIGURES = {"scores.png": plots.score_histogram, "pass_rates.png": plots.pass_rat
 def report(course=".", assignment="self_attention", out=None):
     """Write the figures and ``index.html`` to ``out`` (default ``<course>/reports/<assignment>/``); return the page."""
     out = pathlib.Path(out or pathlib.Path(course) / "reports" / assignment)
-    return write_report(class_stats(course_grades(course, assignment)), assignment, out)
+    titles = notebook_titles(courses.folder(course, "release", ".", assignment))
+    return write_report(class_stats(course_grades(course, assignment), titles), assignment, out)
 
 
 def write_report(stats, assignment, out):

@@ -1,42 +1,22 @@
-"""The report's HTML page: the figures, and the numbers behind them."""
-from html import escape
+"""The report's HTML page, from a Jinja2 template with autoescaping: the figures, and the numbers behind them."""
+import jinja2
 
-from .words import explanation, title
+from .words import exercise_label, explanation, notebook_title, title
 
-STYLE = ("body{font-family:sans-serif;margin:2em;max-width:60em}td,th{border:1px solid #ccc;padding:.2em .6em;"
-         "text-align:left}table{border-collapse:collapse;margin-bottom:1em}td.number{text-align:right}")
+ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("grader.report", "templates"), autoescape=True,
+                                 undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
 def render(assignment, stats, figures):
+    """The page of ``stats``; every value from the course (student ids, names, words) is escaped."""
     hardest = stats.hardest
-    body = [f"<h1>Class report: {escape(assignment)}</h1>",
-            f"<p>{len(stats.totals)} students; {stats.not_graded} notebook(s) without a real score "
-            "(missing, invalid, crashed or timed out: see the grade export). Scores are nbgrader's gradebook's, "
-            "late penalties and manual grades included.</p>"]
-    if hardest:
-        body.append(f"<p>Hardest exercise: <b>{escape(hardest.name)}</b> (mean {100 * hardest.mean_fraction:.0f}% "
-                    f"of its points, {100 * hardest.pass_rate:.0f}% with full marks).</p>")
-    body += [f"<img src='{escape(name)}' alt='{escape(name)}'>" for name in figures]
-    body.append("<h2>Exercises</h2>" + _table(["Exercise", "Graded", "Full marks", "Mean"], [
-        [escape(e.name), e.graded, f"{100 * e.pass_rate:.0f}%", f"{100 * e.mean_fraction:.0f}%"]
-        for e in stats.exercises], "exercises"))
-    body.append("<h2>Misconceptions</h2>" + _table(["Misconception", "Students", "What it is"], [
-        [escape(title(name)), count, escape(explanation(name))] for name, count in stats.misconceptions.items()],
-        "misconceptions"))
-    body.append("<h2>Students</h2>" + _table(["Student", "Score", "Out of"], [
-        [escape(student), f"{score:g}", f"{most:g}"] for student, (score, most) in sorted(stats.totals.items())],
-        "students"))
-    return ("<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
-            f"<title>Class report: {escape(assignment)}</title><style>{STYLE}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
-
-
-def _table(heads, rows, name):
-    """An HTML table; numbers align right."""
-    head = "".join(f"<th>{h}</th>" for h in heads)
-    body = "".join("<tr>" + "".join(_cell(value) for value in row) + "</tr>" for row in rows)
-    return f"<table class='{name}'><tr>{head}</tr>{body}</table>"
-
-
-def _cell(value):
-    return f"<td>{value}</td>" if isinstance(value, str) else f"<td class='number'>{value}</td>"
+    notebooks = {}
+    for exercise in stats.exercises:
+        notebooks.setdefault(exercise.notebook, []).append(exercise)
+    return ENVIRONMENT.get_template("report.html.j2").render(
+        assignment=assignment, stats=stats, figures=figures,
+        hardest=hardest and (exercise_label(hardest, stats.titles), hardest),
+        notebooks=[(notebook_title(nb, stats.titles) if nb else "", [(exercise_label(e), e) for e in found])
+                   for nb, found in notebooks.items()],
+        misconceptions=[(title(name), count, explanation(name)) for name, count in stats.misconceptions.items()],
+        students=sorted(stats.totals.items()), nothing=set(stats.handed_in_nothing))

@@ -5,22 +5,33 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after choosing the backend)
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from .words import title  # noqa: E402
+from .words import exercise_label, notebook_title, title  # noqa: E402
 
 
 def score_histogram(stats, path):
-    percents = [100 * score / most if most else 0 for score, most in stats.totals.values()]
+    """The totals of the students who handed in something (one who handed in nothing is not a real zero)."""
+    percents = [100 * score / most if most else 0 for score, most in stats.handed_in.values()]
     figure, axes = plt.subplots(figsize=(6, 3.5))
     axes.hist(percents, bins=range(0, 101, 10), edgecolor="black")
-    axes.set(xlabel="total score (% of the maximum)", ylabel="students", title="Scores")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set(xlabel="total score (% of the maximum)", ylabel="students",
+             title=f"Scores of the {len(percents)} students who handed in work")
     _save(figure, path)
 
 
 def pass_rates(stats, path):
-    names = [e.name for e in stats.exercises]
-    figure, axes = plt.subplots(figsize=(6, 0.3 * len(names) + 1.2))
-    axes.barh(names, [100 * e.pass_rate for e in stats.exercises])
+    """A bar per exercise, named and coloured by its notebook."""
+    names = [exercise_label(e) for e in stats.exercises]
+    notebooks = list(dict.fromkeys(e.notebook for e in stats.exercises))
+    colours = {nb: f"C{n % 10}" for n, nb in enumerate(notebooks)}
+    figure, axes = plt.subplots(figsize=(10, 0.3 * len(names) + 1.6))
+    for notebook in notebooks:
+        shown = [(name, e) for name, e in zip(names, stats.exercises) if e.notebook == notebook]
+        axes.barh([name for name, _ in shown], [100 * e.pass_rate for _, e in shown], color=colours[notebook],
+                  label=notebook_title(notebook, stats.titles) if notebook else None)
     axes.invert_yaxis()
+    if len(notebooks) > 1:
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", title="notebook")
     axes.set(xlabel="students with full marks (% of those graded)", xlim=(0, 100), title="Pass rate per exercise")
     _save(figure, path)
 

@@ -24,7 +24,11 @@ def answer(shell, request, output_chars):
     if obj is None:
         return {"undefined": True}
     params = plain.from_plain(request["params"])
-    return {"outcome": plain.to_plain(run_probe(obj, request["probe"], params))}
+    try:
+        return {"outcome": plain.to_plain(run_probe(obj, request["probe"], params))}
+    except Exception as error:  # the probe's description cannot be sent: the grader's problem, not the student's
+        return {"outcome": {"__dict__": {"type": "grader_error", "error": type(error).__name__,
+                                         "message": str(error)[:500]}}}
 
 
 def serve(fd, output_chars):

@@ -1,9 +1,10 @@
 """The pytest plugin behind the self-check: one test item per exercise of a notebook."""
 import pytest
 
-from ..checks.framework import grade_locally, total_score
-from ..checks.grade import format_results
-from ..checks.registry import visible_parts
+from ..checks.framework import grade_locally
+from ..checks.grade import format_results, grader_problem
+from ..checks.registry import exercise_points, visible_parts
+from ..checks.wording import headline, wrap
 from .notebook import exercise_cells, read, run_code_cells
 
 
@@ -28,8 +29,8 @@ class NotebookFile(pytest.File):
             checked.setdefault(name, None if obj is None else grade_locally(visible_parts(name), obj, sources))
 
         run_code_cells(nb, self.path.parent, at_test=check_here)
-        for name, points in exercises:
-            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), points=points)
+        for position, (name, _) in enumerate(exercises):
+            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position)
 
 
 class ExerciseFailed(Exception):
@@ -37,25 +38,26 @@ class ExerciseFailed(Exception):
 
 
 class ExerciseItem(pytest.Item):
-    """One exercise: its visible checks, with the points they are worth."""
+    """One exercise: its visible checks, said as the test cell says them."""
 
-    def __init__(self, *, results, points, **kwargs):
+    def __init__(self, *, results, position, **kwargs):
         super().__init__(**kwargs)
-        self.results, self.points = results, points
+        self.results = results
+        self.user_properties.append(("position", position))  # the summary lists exercises in notebook order
 
     def runtest(self):
-        parts = visible_parts(self.name)
-        visible = sum(p.points for p in parts)
-        self.user_properties.append(("visible_points", visible))
-        self.user_properties.append(("cell_points", self.points))
+        checks = len(visible_parts(self.name)) if self.results is None else len(self.results)
+        passed = 0 if self.results is None else sum(r.failure is None for r in self.results)
+        self.user_properties += [("visible_checks", (passed, checks)), ("points", exercise_points(self.name))]
         if self.results is None:
-            self.user_properties.append(("earned", 0.0))
-            raise ExerciseFailed(f"{self.name} is not defined when its test cell is reached: run its cell, "
-                                 "and keep its name as given.")
-        earned = total_score(self.results)
-        self.user_properties.append(("earned", earned))
-        if earned < visible:
-            raise ExerciseFailed(format_results(self.name, self.results))
+            raise ExerciseFailed(wrap(f"{self.name} does not exist when its test cell is reached: run its cell, "
+                                      "and keep its name as given."))
+        report = format_results(self.name, self.results, exercise_points(self.name))
+        if problem := grader_problem(self.name, self.results):
+            raise ExerciseFailed(report + "\n" + wrap(f"{problem}. This is a problem of the grader, not of your "
+                                                       "code: tell your instructor."))
+        if passed < checks:
+            raise ExerciseFailed(report)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExerciseFailed):
@@ -68,15 +70,17 @@ class ExerciseItem(pytest.Item):
 
 def pytest_terminal_summary(terminalreporter):
     rows = []
-    for report in terminalreporter.getreports("passed") + terminalreporter.getreports("failed"):
+    reports = terminalreporter.getreports("passed") + terminalreporter.getreports("failed")
+    for report in sorted(reports, key=lambda one: (one.fspath, dict(one.user_properties).get("position", 0))):
         props = dict(report.user_properties)
-        if "visible_points" in props and report.when == "call":
-            rows.append((report.nodeid.split("::")[-1], props.get("earned", 0.0), props["visible_points"],
-                         props["cell_points"]))
+        if "visible_checks" in props and report.when == "call":
+            rows.append((report.nodeid.split("::")[-1], tuple(props["visible_checks"]), props["points"],
+                         report.fspath))
     if not rows:
         return
-    terminalreporter.section("self-check points")
-    for name, earned, visible, cell in rows:
-        terminalreporter.write_line(f"{name:32s} {earned:g}/{visible:g} visible points "
-                                    f"(the exercise is worth {cell:g}; the rest is checked at grading)")
-    terminalreporter.write_line(f"{'total':32s} {sum(r[1] for r in rows):g}/{sum(r[2] for r in rows):g} visible points")
+    terminalreporter.section("self-check")
+    for name, checks, points, _ in rows:
+        terminalreporter.write_line(headline(name, (checks, None), points))
+    passed, total = sum(r[1][0] for r in rows), sum(r[1][1] for r in rows)
+    whole = "this notebook" if len({r[3] for r in rows}) == 1 else "these notebooks"
+    terminalreporter.write_line(headline("total", ((passed, total), None), sum(r[2] for r in rows), whole=whole))

@@ -1,13 +1,15 @@
 """Writing a grade sheet: every field quoted as CSV needs, and nothing a spreadsheet would run as a formula."""
 import csv
+import re
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")  # a plain number is no formula: -3 stays a number
 
 
 def neutral(value):
     """``value`` as text; one that starts like a formula gets a leading apostrophe (OWASP's advice)."""
     text = value if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    return f"'{text}" if text.startswith(FORMULA_STARTS) and not NUMBER.fullmatch(text) else text
 
 
 def write(path, header, rows):

@@ -1,0 +1,65 @@
+"""The kit's statuses in nbgrader's gradebook, so that formgrader shows what needs a person.
+
+An autograde preprocessor after SaveAutoGrades (``nbgrader_config.py``). From the notebook's grading
+record: a test cell that timed out, crashed, ran out of memory, sent back answers the grader could not
+read or was not run (or any cell of a notebook that did not run) keeps its score of 0 and gets
+nbgrader's "needs manual grade"; the notebook is flagged when anything in it needs a person, a
+changed test cell included (its score is real: the instructor's copy was graded). The student's
+notebooks that are not there (not handed in, or set aside as not readable) are flagged too, and a
+set-aside one needs a manual grade. A flag is never taken off here: a grader may have set it.
+"""
+import pathlib
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from .. import records
+from ..records import GRADED
+from ..review import needs_a_person
+
+
+class FlagForReview(NbGraderPreprocessor):
+    """Set nbgrader's ``needs_manual_grade`` and ``flagged`` from the kit's grading records."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        coursedir = CourseDirectory(config=self.config)
+        with Gradebook(info["db_url"]) as gradebook:
+            path = records.record_path(coursedir.root, info["assignment"], info["student"], info["notebook"])
+            if path.exists():
+                mark(gradebook, records.read(path), info["notebook"])
+            mark_absent(gradebook, coursedir, info["assignment"], info["student"])
+        return nb, resources
+
+
+def mark_absent(gradebook, coursedir, assignment, student):
+    """Flag the student's notebooks that are not in the submitted folder: not handed in (nbgrader's zero stands),
+    or set aside as not readable (recorded as invalid: each cell needs a manual grade)."""
+    submitted = pathlib.Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+    for notebook in gradebook.find_assignment(assignment).notebooks:
+        if (submitted / f"{notebook.name}.ipynb").exists():
+            continue
+        path = records.record_path(coursedir.root, assignment, student, notebook.name)
+        record = records.read(path) if path.exists() else records.NotebookRecord(
+            student, assignment, f"{notebook.name}.ipynb", "missing")
+        mark(gradebook, record, notebook.name)
+
+
+def mark(gradebook, record, notebook):
+    """Flag one submitted notebook from its record, and ask for a manual grade where a zero is not real."""
+    try:
+        submitted = gradebook.find_submission_notebook(notebook, record.assignment, record.student)
+    except MissingEntry:
+        return
+    statuses = {exercise.cell: exercise.status for exercise in record.exercises}
+    for grade in submitted.grades:
+        if grade.manual_score is not None:
+            continue
+        if needs_a_person(record.status, statuses.get(grade.name, GRADED)):
+            grade.needs_manual_grade = True
+        elif record.status == "missing":  # as nbgrader scores a notebook not handed in: a zero, nothing to grade
+            grade.auto_score, grade.needs_manual_grade = grade.auto_score or 0.0, False
+    if record.needs_attention:
+        submitted.flagged = True
+    gradebook.db.commit()

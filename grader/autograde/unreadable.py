@@ -1,0 +1,38 @@
+"""Notebooks whose file could not be read, shown in formgrader: formgrader lists only the notebooks that have an
+autograded file, so each gets one, the released notebook under a note that says what happened, in which a
+grader can give manual grades; in the gradebook it is flagged and each of its cells needs a manual grade.
+"""
+import nbformat
+from nbformat.v4 import new_markdown_cell
+
+from .. import course as courses
+from ..gradebook import gradebook
+from ..records import read_all
+from .flags import mark_absent
+
+NOTE = ("**This notebook's file could not be read**: {reason}. None of its exercises were checked, and the cells "
+        "below are the released notebook, not the student's work (the file handed in is kept as "
+        "`{notebook}.invalid` in the submitted folder). Ask for a new copy and grade again, or give a manual "
+        "grade for each test cell here.")
+
+
+def show_unreadable(course, assignment):
+    """An autograded stand-in and the gradebook's flags for every notebook recorded as invalid."""
+    unreadable = [r for r in read_all(course, assignment) if r.status == "invalid"]
+    if not unreadable:
+        return
+    release = courses.folder(course, "release", ".", assignment)
+    with gradebook(course) as book:
+        for record in unreadable:
+            released = release / record.notebook
+            if not released.exists() or (courses.folder(course, "submitted", record.student, assignment)
+                                         / record.notebook).exists():
+                continue  # not in the assignment, or handed in again since
+            book.update_or_create_student(record.student)
+            book.update_or_create_submission(assignment, record.student)  # a student whose every file was unreadable
+            nb = nbformat.read(released, as_version=4)
+            nb.cells.insert(0, new_markdown_cell(NOTE.format(reason=record.reason, notebook=record.notebook)))
+            folder = courses.folder(course, "autograded", record.student, assignment)
+            folder.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, folder / record.notebook)
+            mark_absent(book, courses.course_directory(course), assignment, record.student)
