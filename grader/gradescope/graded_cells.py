@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import nbformat
 
+from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
 from ..feedback.hidden import ANSI, clear_hidden_tests, hidden_lines
 from ..feedback.page import exercise_text
@@ -19,6 +20,7 @@ from ..grades import NEEDS_MANUAL
 from ..gradebook import TEST
 from ..hidden import hidden_parts
 from ..records import GRADED
+from ..selfcheck.notebook import sources_before
 
 
 @dataclass
@@ -38,11 +40,18 @@ def notebook_tests(position, graded, autograded):
     ``autograded`` is the autograded notebook, or None when there is none."""
     cells = {c.metadata["nbgrader"]["grade_id"]: c for c in (autograded.cells if autograded else [])
              if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
-    return [_test(f"{position}.{n}", graded.notebook, cell, cells.get(cell.grade_id))
+    neighbours = {c.diagnosis.name: c.diagnosis for c in graded.cells if c.diagnosis is not None}
+
+    def words(exercise, visible=False):  # as the feedback page says them (grader.feedback.preprocessor)
+        calls = source_outcome(exercise.name, sources_before(autograded, exercise.name))["reaches"] \
+            if autograded else ()
+        near = {name: _visible(d) for name, d in neighbours.items()} if visible else neighbours
+        return exercise_text(_visible(exercise) if visible else exercise, calls, near)
+    return [_test(f"{position}.{n}", graded.notebook, cell, cells.get(cell.grade_id), words)
             for n, cell in enumerate(graded.cells, 1)]
 
 
-def _test(number, notebook, cell, ran):
+def _test(number, notebook, cell, ran, words):
     name = f"{cell.name} ({notebook})"
     score = None if cell.status == NEEDS_MANUAL else (cell.score or 0.0)
     exercise = exercise_of_grade_id(cell.grade_id) if cell.kind == TEST else None
@@ -51,13 +60,17 @@ def _test(number, notebook, cell, ran):
         hidden = bool(hidden_parts(exercise))
         if cell.diagnosis is None:
             return Entry(name, number, score, cell.max_score, note, hidden, note, False)
-        visible = dataclasses.replace(cell.diagnosis, parts=[p for p in cell.diagnosis.parts if not p.hidden],
-                                      note=None)
+        visible = _visible(cell.diagnosis)
         passed = visible.status == GRADED and all(p.score >= p.points for p in visible.parts)
-        return Entry(name, number, score, cell.max_score, _join(note, exercise_text(cell.diagnosis)), hidden,
-                    _join(note, exercise_text(visible)), passed)
+        return Entry(name, number, score, cell.max_score, _join(note, words(cell.diagnosis)), hidden,
+                     _join(note, words(cell.diagnosis, visible=True)), passed)
     hidden, shown = _plain_outputs(ran)
     return Entry(name, number, score, cell.max_score, _join(note, shown), hidden)
+
+
+def _visible(exercise):
+    """The record of an exercise with its visible checks alone."""
+    return dataclasses.replace(exercise, parts=[p for p in exercise.parts if not p.hidden], note=None)
 
 
 def _status_line(cell):
