@@ -35,11 +35,11 @@ UNIT_FAILURES = {
 }
 
 
-def secret_paths(course):
-    """What a submission must not see: the course and the kit, but for the Python environment and
-    the student-safe part of the kit; and the kit's hidden checks and references."""
+def secret_paths(course, also=()):
+    """What a submission must not see: the course and the kit (and the folders in ``also``), but for
+    the Python environment and the student-safe part of the kit; and the kit's hidden checks and references."""
     keep = [sys.prefix, PACKAGE]
-    hidden = paths_to_hide([course, KIT_ROOT], keep)
+    hidden = paths_to_hide([course, KIT_ROOT, *also], keep)
     return hidden + [str(PACKAGE / "hidden"), str(PACKAGE / "reference")]
 
 
@@ -56,11 +56,11 @@ def _unit(cell):
     return {"kind": "test" if is_test_cell(cell) else "cell", "source": cell.source}
 
 
-def build_job(nb, course, limits=None):
+def build_job(nb, course, limits=None, also_hide=()):
     """The sandbox job for a notebook, and the index of the cell each unit stands for."""
     code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
     job = {"units": [_unit(nb.cells[i]) for i in code], "limits": {**DEFAULT_LIMITS, **(limits or {})},
-           "hide": secret_paths(course)}
+           "hide": secret_paths(course, also_hide)}
     return job, code
 
 
