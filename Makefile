@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: check demo test venv
+.PHONY: check chromium demo test venv
 
 venv: $(STAMP)
 
@@ -20,8 +20,13 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 demo: $(STAMP)
 	$(PY) -m grader demo
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder --durations=15 tests
 
 check: $(STAMP)
 	$(PY) -m pytest -q -m "not slow" tests
+
+# The browser the tests open pages in (tests/browser.py): Debian's chromium, installed once, as root.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }

@@ -34,3 +34,11 @@ c.SandboxExecute.notebook_seconds = 60
 # Feedback (`nbgrader generate_feedback`, formgrader's button, `python -m grader feedback`): nbgrader's
 # page with the gradebook's scores, no hidden test (source or traceback), the kit's diagnosis under each test.
 c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreprocessor]
+
+# Formgrader's view of a submission and the feedback pages (both nbconvert's HTMLExporter) show a student's
+# Markdown cells and outputs with nothing that runs in a browser: nbconvert's sanitising, with the kit's
+# allow-list (text, tables, images and math stay), and the student's name as text (see grader/safe_html.py).
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {"clean_html": "grader.safe_html.clean_html",
+                          "markdown2html": "grader.safe_html.SafeMarkdown"}
+c.HTMLExporter.preprocessors = ["grader.safe_html.SafeNames", "grader.safe_html.SafeOutputs"]

@@ -4,7 +4,8 @@ from .collect import collect
 from .demo.run import demo
 from .export import export
 from .feedback import feedback
+from .gradescope.build import gradescope
 from .release import release
 from .report import report
 
-__all__ = ["release", "collect", "autograde", "feedback", "export", "report", "demo"]
+__all__ = ["release", "collect", "autograde", "feedback", "export", "report", "gradescope", "demo"]

@@ -38,6 +38,11 @@ VERBS = {
                                       "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"})]),
     "report": ("write the class report: score histogram, pass rate per exercise, the most common mistakes",
                [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
+    "gradescope": ("write autograder.zip, to upload to Gradescope: it grades each submission there as autograde "
+                   "does, in the sandbox, and gives students the same feedback",
+                   [("--out", {"help": "the zip file (default autograder.zip in the course)"}),
+                    ("--memory-mb", {"type": int, "default": 128, "help": "memory for a submission's code (default "
+                                     "128, for Gradescope's default 768 MB; add as much to Gradescope's setting)"})]),
     "demo": ("try every step on a generated class of students and check the grades",
              [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"})]),
 }
@@ -61,9 +66,15 @@ def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
+    from .errors import NbgraderFailed, UsageError
+    from .ready import require
     from .sandbox.pool import SandboxUnavailable
+    from .summaries import summary
+    verb = arguments.pop("verb")
     try:
-        result = getattr(api, arguments.pop("verb"))(**arguments)
-    except SandboxUnavailable as error:
-        sys.exit(f"python -m grader: {error}")
-    print("\n".join(map(str, result)) if isinstance(result, list) else result)
+        if verb != "demo":
+            require(arguments["course"], arguments["assignment"], verb)
+        result = getattr(api, verb)(**arguments)
+    except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
+        sys.exit(f"python -m grader {verb}: {error}")
+    print(summary(verb, result, **arguments))

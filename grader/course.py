@@ -10,6 +10,7 @@ from sqlalchemy.engine import make_url
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
+from .errors import NbgraderFailed
 from .selfcheck.notebook import read, exercise_cells
 
 
@@ -35,7 +36,7 @@ def run_nbgrader(course, *arguments):
     done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, "--log-level=ERROR"],
                           cwd=course, capture_output=True, text=True, env={**os.environ, "PATH": path_with_venv()})
     if done.returncode != 0:
-        raise RuntimeError(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
+        raise NbgraderFailed(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
     return done.stderr
 
 

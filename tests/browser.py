@@ -2,9 +2,11 @@
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -55,3 +57,28 @@ def chromium(url, *arguments):
 def page(url):
     """The page's DOM once its scripts have filled it in."""
     return chromium(url, "--dump-dom")
+
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def dump_dom(url, budget_ms=5000, timeout=120):
+    """The DOM of ``url`` once its scripts had ``budget_ms`` of virtual time, in a fresh profile; the browser
+    and its helper processes (its own session) end with it."""
+    if not os.path.exists(CHROMIUM):
+        raise RuntimeError("Chromium is needed for this test: `make test` installs it (apt-get install chromium)")
+    with tempfile.TemporaryDirectory(prefix="kit-chromium-") as profile:
+        command = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}",
+                   "--dump-dom", url]
+        browser = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        try:
+            out, err = browser.communicate(timeout=timeout)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(browser.pid, signal.SIGKILL)
+            browser.wait()
+    if browser.returncode != 0 or not out.strip():
+        raise RuntimeError(f"chromium could not open {url} (exit {browser.returncode}):\n{err[-2000:]}")
+    return out

@@ -1,4 +1,5 @@
 """``collect``: each LMS's download layout, matched to the roster, the latest version of each notebook kept."""
+import csv
 import datetime
 import json
 import shutil
@@ -10,7 +11,7 @@ import pytest
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
-from grader.api import collect
+from grader.api import collect, export
 from grader.cli import main
 from grader.collect.formats import brightspace, gradescope
 from grader.course import venv_on_path
@@ -211,7 +212,7 @@ def test_folder_of_students_is_copied_and_strays_reported(course, tmp_path, caps
     assert (course / "submitted" / "alice" / "self_attention" / STEPS).read_text() == "not json at all"
     assert sorted(p.name for p in (course / "submitted").iterdir()) == ["alice"]
     printed = capsys.readouterr().out
-    assert "imported 2 notebook(s) from 1 student(s)" in printed
+    assert "imported 2 notebooks from 1 student\n" in printed
     assert "alice/notes.txt: not a notebook" in printed
     assert f"bob/extra/{BASICS}: name in no known layout" in printed
     assert "carol/99_other.ipynb: unknown notebook 99_other.ipynb" in printed
@@ -227,7 +228,7 @@ def test_dry_run_reports_every_file_and_copies_nothing(course, tmp_path, capsys)
     })
     main(["collect", str(export), "--course", str(course), "--dry-run"])
     printed = capsys.readouterr().out
-    assert "would import 1 notebook(s) from 1 student(s)" in printed
+    assert "would import 1 notebook from 1 student\n" in printed
     assert f"jdoe/{BASICS}  <-  doejane_12345_987654_{BASICS}  (canvas doejane, by id)" in printed
     assert f"doejane_67890_987655_{BASICS}: ambiguous: 2 students are called doejane (jdoe, jdoe2)" in printed
     assert f"smithbob_11111_987656_{BASICS}: smithbob is not on the roster" in printed
@@ -299,3 +300,88 @@ def test_an_older_download_never_replaces_a_newer_collected_version(course, tmp_
     assert (course / "submitted" / "amy" / "self_attention" / BASICS).read_text() == "{}" and not report.imported
     assert "older than amy's" in report.skipped[0].reason
     assert timestamp(course, "amy") == datetime.datetime(2026, 3, 2, 10)
+
+
+STAMP = "2026-03-02-17-45-10"
+RENAMED = {  # each LMS's download: {file: (the name handed in, the released notebook it is)}, and its other files
+    "canvas": ({"doejane_12345_987654_01_attention_basics (1).ipynb": ("01_attention_basics (1).ipynb", BASICS)}, {}),
+    "moodle": ({"Jane Doe_123456_assignsubmission_file_/02_Self_Attention_Step_By_Step.ipynb":
+                ("02_Self_Attention_Step_By_Step.ipynb", STEPS),
+                "Jane Doe_123456_assignsubmission_file_01_attention_basics-1.ipynb":
+                ("01_attention_basics-1.ipynb", BASICS)}, {}),
+    "blackboard": ({f"Self Attention_jdoe_attempt_{STAMP}_01_Attention_Basics.ipynb":
+                    ("01_Attention_Basics.ipynb", BASICS)},
+                   {f"Self Attention_jdoe_attempt_{STAMP}.txt": RECEIPT.format(name="Jane Doe", user="jdoe")}),
+    "brightspace": ({"A1/39785-640690 - Jane Doe - Mar 2, 2026 1010 AM/01_attention_basics (1).ipynb":
+                     ("01_attention_basics (1).ipynb", BASICS),
+                     "A1/39785-640691 - Jane Doe - Mar 2, 2026 1010 AM - 02 self attention step by step_1.ipynb":
+                     ("02 self attention step by step_1.ipynb", STEPS)}, {}),
+    "gradescope": ({"submission_77/01_attention_basics (2).ipynb": ("01_attention_basics (2).ipynb", BASICS)},
+                   {"submission_metadata.yml": ":submission_77:\n  :submitters:\n  - :name: Jane Doe\n"
+                                               "    :sid: '12345'\n  :created_at: 2026-03-02 09:45:10 -0800\n"}),
+}
+
+
+@pytest.mark.parametrize("lms", sorted(RENAMED))
+def test_a_renamed_notebook_is_the_released_one_in_every_lms(course, tmp_path, lms, capsys):
+    enrol(course, ("jdoe", "Jane", "Doe", "12345"), ("bob", "Bob", "Roe", "67890"))
+    renamed, others = RENAMED[lms]
+    export = make_zip(tmp_path / f"{lms}.zip", {**{name: notebook(name) for name in renamed}, **others})
+    main(["collect", str(export), "--course", str(course), "--dry-run"])
+    printed = capsys.readouterr().out
+    report = collect(export, course)
+
+    assert sorted((i.student, i.notebook) for i in report.imported) == sorted(
+        ("jdoe", released) for _, released in renamed.values())
+    for name, (handed_in, released) in renamed.items():
+        assert tag(course, "jdoe", released) == name
+        assert f"jdoe: {handed_in} → {released}" in printed
+    assert all(not s.listed for s in report.skipped)  # only the LMS's receipts and metadata
+
+
+def test_the_exact_name_wins_over_a_renamed_copy_of_the_same_submission(course, tmp_path, capsys):
+    enrol(course, ("jdoe", "Jane", "Doe", ""))
+    export = make_zip(tmp_path / "moodle.zip", {  # Moodle gives no time: only the names tell the files apart
+        "Jane Doe_123456_assignsubmission_file_/01_attention_basics (1).ipynb": notebook("copy"),
+        f"Jane Doe_123456_assignsubmission_file_/{BASICS}": notebook("exact"),
+        "Jane Doe_123456_assignsubmission_file_/01_Attention_Basics.ipynb": notebook("other case"),
+    })
+    report = collect(export, course)
+    assert tag(course, "jdoe") == "exact"
+    assert [s.kind for s in report.skipped] == ["older version", "older version"]
+    assert "2 older versions" in str(report)
+
+
+def test_two_released_notebooks_are_never_taken_for_one():
+    from grader.collect.names import release_name
+    released = {"Lab.ipynb", "lab.ipynb", "part_1.ipynb", "part_2.ipynb", "01_attention_basics.ipynb"}
+    assert release_name("lab.ipynb", released) == "lab.ipynb"
+    assert release_name("LAB.ipynb", released) is None  # Lab or lab: only the exact names
+    assert release_name("lab (1).ipynb", released) is None
+    assert release_name("Part 2.ipynb", released) == "part_2.ipynb"  # not part_1 with a copy suffix
+    assert release_name("part_2 (1).ipynb", released) == "part_2.ipynb"
+    assert release_name("part_1_1.ipynb", released) == "part_1.ipynb"
+    assert release_name("part_3.ipynb", released) is None
+    assert release_name("01 Attention Basics 2.ipynb", released) == "01_attention_basics.ipynb"
+    assert release_name("01_attention_basics.py", released) is None
+
+
+@pytest.mark.parametrize("on_roster", ["Ab3dE", "anon_Ab3dE"])
+def test_canvas_anonymous_id_on_the_roster_with_or_without_anon(course, tmp_path, on_roster):
+    enrol(course, ("jdoe", "Jane", "Doe", on_roster))
+    report = collect(make_zip(tmp_path / "canvas.zip", {f"anon_Ab3dE_987800_{STEPS}": notebook("anonymous")}), course)
+    assert [(i.student, i.notebook) for i in report.imported] == [("jdoe", STEPS)]
+    assert tag(course, "jdoe", STEPS) == "anonymous"
+
+
+def test_canvas_anonymous_without_roster_is_graded_and_exported_under_its_anonymous_id(course, tmp_path):
+    report = collect(make_zip(tmp_path / "canvas.zip", {f"LATE_anon_Ab3dE_987800_{STEPS}": notebook("anon"),
+                                                        f"anon_Zz9_987801_{BASICS}": notebook("zz")}), course)
+    assert sorted((i.student, i.notebook) for i in report.imported) == [("anon_Ab3dE", STEPS), ("anon_Zz9", BASICS)]
+    assert tag(course, "anon_Ab3dE", STEPS) == "anon"
+    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as gradebook:  # as autograde leaves it
+        gradebook.add_assignment("self_attention")
+        gradebook.add_student("anon_Ab3dE")
+    sheet = export(course, "self_attention", format="canvas", column="Self-attention (4242)")
+    rows = list(csv.reader(sheet.path.open(encoding="utf-8")))
+    assert rows[2][:2] == ["anon_Ab3dE", "anon_Ab3dE"] and not sheet.omitted

@@ -227,7 +227,8 @@ def test_the_export_and_the_table_agree_with_the_gradebook(kit):
     """Every graded cell of the extended course has the gradebook's score in the CSV; totals in the table."""
     import csv
     done = run(kit, "-m", "grader", "export", "--course", str(kit))
-    with open(done.stdout.strip().splitlines()[-1], newline="") as table:
+    assert done.returncode == 0, done.stderr
+    with open(kit / "reports" / "self_attention_grades.csv", newline="") as table:
         exported = {(r["student"], r["notebook"], r["grade_id"]): float(r["score"])
                     for r in csv.DictReader(table) if r["grade_id"] and r["score"]}
     assert exported == {key: score for key, score in gradebook_scores(kit).items() if key in exported}

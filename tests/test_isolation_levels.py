@@ -96,7 +96,9 @@ def _user_python(home):
     system = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin:/usr/local/bin")
     if system is None:
         pytest.skip("no Python the unprivileged user can run")
-    venv = home / "venv"
+    venv, made_for = home / "venv", home / "venv" / "kit-prefix.txt"
+    if venv.exists() and not (made_for.exists() and made_for.read_text() == sys.prefix):
+        shutil.rmtree(venv)  # made for another checkout: its links lead to that checkout's code
     if not (venv / "bin" / "python").exists():
         (venv / "bin").mkdir(parents=True)
         if _run(["cp", "-al", f"{sys.prefix}/lib", str(venv / "lib")]).returncode:
@@ -108,6 +110,7 @@ def _user_python(home):
                 lines = script.read_text().splitlines(keepends=True)
                 (venv / "bin" / script.name).write_text(f"#!{venv}/bin/python\n" + "".join(lines[1:]))
                 (venv / "bin" / script.name).chmod(0o755)
+        made_for.write_text(sys.prefix)
     return str(venv / "bin" / "python")
 
 

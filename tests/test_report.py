@@ -126,3 +126,12 @@ def test_markup_from_the_course_is_escaped(tmp_path):
     text = write_report(class_stats(grades), "<b>assignment</b>", tmp_path).read_text()
     assert "<script>" not in text and "<img src=x" not in text and "<b>assignment" not in text
     assert html.escape(evil) in text and "&lt;b&gt;assignment&lt;/b&gt;" in text
+
+
+def test_a_student_id_with_markup_shows_as_text(tmp_path):
+    from .html_payloads import active_content, TOKEN
+    ids = [f'<img src=x onerror="{TOKEN}()">', f'"><script>{TOKEN}()</script>']
+    grades = [notebook(student, [cell("attention_scores", 1, 3)]) for student in ids]
+    text = write_report(class_stats(grades), "self_attention", tmp_path).read_text()
+    assert active_content(text) == []
+    assert all(student in html.unescape(text) for student in ids)  # shown, as text

@@ -33,11 +33,11 @@ UNIT_FAILURES = {
 }
 
 
-def secret_paths(course):
-    """What a submission must not see: the course and the kit, but for the Python environment and
-    the student-safe part of the kit (grader/boundary.py): hidden checks, references, records, the
-    demo and the grader's own code are all covered."""
-    return paths_to_hide([course, KIT_ROOT], [sys.prefix, *student_paths()])
+def secret_paths(course, also=()):
+    """What a submission must not see: the course and the kit (and the folders in ``also``), but for the
+    Python environment and the student-safe part of the kit (grader/boundary.py): hidden checks, references,
+    records, the demo and the grader's own code are all covered."""
+    return paths_to_hide([course, KIT_ROOT, *also], [sys.prefix, *student_paths()])
 
 
 def planned_checks(name):
@@ -53,11 +53,11 @@ def _unit(cell):
     return {"kind": "test" if is_test_cell(cell) else "cell", "source": cell.source}
 
 
-def build_job(nb, course, limits=None):
+def build_job(nb, course, limits=None, also_hide=()):
     """The sandbox job for a notebook, and the index of the cell each unit stands for."""
     code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
     job = {"units": [_unit(nb.cells[i]) for i in code], "limits": {**DEFAULT_LIMITS, **(limits or {})},
-           "hide": secret_paths(course)}
+           "hide": secret_paths(course, also_hide)}
     return job, code
 
 

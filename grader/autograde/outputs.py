@@ -6,6 +6,7 @@ from ..checks.framework import gate_note, scaled
 from ..checks.grade import format_results
 from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord
+from ..safe_html import safe_outputs
 from .jobs import failure_reason
 
 
@@ -14,9 +15,10 @@ def _error(ename, evalue, text):
 
 
 def ran_cell(cell, result):
-    """A cell the sandbox ran: its own outputs, or an error saying why it has none."""
+    """A cell the sandbox ran: its own outputs (nothing in them that would run in a browser), or an error saying
+    why it has none."""
     if result["status"] == "ok":
-        cell.outputs = [nbformat.from_dict(output) for output in result["outputs"]]
+        cell.outputs = safe_outputs([nbformat.from_dict(output) for output in result["outputs"]])
         cell.execution_count = result["count"]
     else:
         reason = f"This cell {failure_reason(result['status'])}."

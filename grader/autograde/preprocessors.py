@@ -8,7 +8,7 @@ import time
 import nbformat
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
-from traitlets import Float, Integer, Unicode
+from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
 from ..checks.cells import is_test_cell
@@ -115,6 +115,8 @@ class SandboxExecute(NbGraderPreprocessor):
     processes = Integer(DEFAULT_LIMITS["processes"], help="Processes one notebook may run").tag(config=True)
     isolation = Unicode("auto", help="The sandbox's isolation: auto (the strongest this machine allows), root, "
                         "userns, landlock, or none (no isolation, accepted explicitly)").tag(config=True)
+    hidden_folders = List(Unicode(), help="More folders a submission must not read, beside the course and the kit "
+                          "(Gradescope's /autograder)").tag(config=True)
 
     def limits(self):
         return {"memory_bytes": self.memory_bytes, "unit_seconds": self.unit_seconds,
@@ -124,7 +126,7 @@ class SandboxExecute(NbGraderPreprocessor):
         started = time.monotonic()
         info = resources["nbgrader"]
         course = CourseDirectory(config=self.config).root
-        job, cells = build_job(nb, course, self.limits())
+        job, cells = build_job(nb, course, self.limits(), self.hidden_folders)
         result = shared_pool(self.isolation).run(job)
         units = result["units"]
         tests = []

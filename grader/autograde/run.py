@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 
 from .. import course as courses
 from .. import records as record
+from ..counts import count
 from ..sandbox.pool import SandboxUnavailable
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress
@@ -128,22 +129,38 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
     started = time.monotonic()
     with grading_lock(course, assignment):
         submitted = courses.folder(course, "submitted", "*", assignment)
-        todo = {}
+        todo, unreadable, already = {}, [], []
         for student_dir in sorted(submitted.parent.parent.glob(f"*/{assignment}")):
             student = student_dir.parent.name
-            for path in sorted(student_dir.glob("*.ipynb")):
-                set_aside_invalid(course, assignment, student, path)
+            unreadable += [f"{student}/{path.name}" for path in sorted(student_dir.glob("*.ipynb"))
+                           if set_aside_invalid(course, assignment, student, path)]
             notebooks = sorted(student_dir.glob("*.ipynb"))
             if not notebooks:
                 continue
             marker = done_marker(course, assignment, student)
             if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
+                already.append(student)
                 continue
             todo[student] = notebooks
         fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
         record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
         show_unreadable(course, assignment)
-    count = sum(len(n) for n in todo.values())
-    print(f"graded {len(todo)} students, {count} notebooks in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    print(summary(todo, unreadable, already, time.monotonic() - started), file=sys.stderr)
     return grade_table(course, assignment)
+
+
+def summary(todo, unreadable, already, seconds):
+    """One line: the notebooks graded, those that could not be read, the students skipped as graded before."""
+    if not todo and not unreadable:
+        return (f"nothing new to grade: {count(len(already), 'student')} already graded; --force grades them again"
+                if already else "nothing to grade: no notebook handed in (run python -m grader collect first)")
+    students = {s for s in todo} | {name.split("/")[0] for name in unreadable}
+    line = (f"graded {count(sum(map(len, todo.values())), 'notebook')} of {count(len(students), 'student')} "
+            f"in {seconds:.1f} s")
+    if unreadable:
+        line += (f"; {count(len(unreadable), 'notebook')} could not be read "
+                 f"({', '.join(unreadable)})")
+    if already:
+        line += f"; {count(len(already), 'student')} already graded, left as they were (--force grades them again)"
+    return line
 

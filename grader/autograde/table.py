@@ -1,12 +1,17 @@
 """The grade table printed at the end of autograde: a row per student, a column per notebook.
 
 The scores are the gradebook's (late penalties and manual grades included), as ``nbgrader export``.
+Each column is headed by the notebook's number and short title; the legend explains only the marks used.
 """
+import textwrap
+
 from ..grades import course_grades
 from ..review import notes
+from ..titles import short_titles
 
-LEGEND = ("! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)\n"
-          "L = late: the late penalty is taken off")
+COLUMN = 10  # a cell: score, "/", maximum, mark
+ATTENTION = "! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)"
+LATE = "L = late: the late penalty is taken off"
 
 
 def grade_table(course, assignment):
@@ -19,17 +24,34 @@ def grade_table(course, assignment):
     for grade in grades:
         by_student.setdefault(grade.student, {})[grade.notebook] = grade
     width = max([len("student")] + [len(s) for s in by_student])
-    heads = [n.split("_")[0] for n in notebooks]
-    rows = [f"{'student':{width}}  " + "  ".join(f"{h:>9}" for h in heads) + f"  {'total':>9}"]
+    rows = _header(notebooks, short_titles(course, assignment), width)
     for student, entries in sorted(by_student.items()):
         cells = [_cell(entries.get(name), maximum[name]) for name in notebooks]
         total = sum(entry.score for entry in entries.values())
         rows.append(f"{student:{width}}  " + "  ".join(cells) + f"  {total:>5g}/{sum(maximum.values()):<3g}")
+    used = {_mark(entry) for entries in by_student.values() for entry in entries.values()}
+    legend = [text for mark, text in (("!", ATTENTION), ("L", LATE)) if mark in used]
     to_do = notes(grades)
-    return "\n".join(rows + [LEGEND] + (["", "Needs attention:"] + [f"  {line}" for line in to_do] if to_do else []))
+    return "\n".join(rows + legend + (["", "Needs attention:"] + [f"  {line}" for line in to_do] if to_do else []))
+
+
+def _header(notebooks, titles, width):
+    """The header's lines: each column's number over its short title, wrapped to the column's width."""
+    heads = [[name.split("_")[0]] + textwrap.wrap(titles.get(name, ""), COLUMN) for name in notebooks]
+    depth = max(map(len, heads), default=1)
+    lines = []
+    for row in range(depth):
+        last = row == depth - 1
+        cells = [head[row] if row < len(head) else "" for head in heads]
+        lines.append(f"{'student' if last else '':{width}}  " + "  ".join(f"{c:^{COLUMN}}" for c in cells)
+                     + f"  {'total' if last else '':^9}")
+    return [line.rstrip() for line in lines]
+
+
+def _mark(entry):
+    return "!" if entry.needs_attention else "L" if entry.late_penalty else " "
 
 
 def _cell(entry, maximum):
     score = entry.score if entry else 0.0
-    flag = "!" if entry is None or entry.needs_attention else "L" if entry.late_penalty else " "
-    return f"{score:>5g}/{maximum:<3g}{flag}"
+    return f"{score:>5g}/{maximum:<3g}{'!' if entry is None else _mark(entry)}"

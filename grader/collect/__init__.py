@@ -1,13 +1,18 @@
 """``collect``: students' notebooks from an LMS download or a folder into nbgrader's ``submitted/`` folder.
 
 Every file is recognised on its own (see :mod:`grader.collect.formats`), its LMS identity matched to the
-course's roster, and the latest version of each student's notebook kept; nothing is copied in a dry run.
+course's roster, its name to a released notebook (see :mod:`grader.collect.names`), and the latest version
+of each student's notebook kept; nothing is copied in a dry run.
 """
+import zoneinfo
+
 from ..course import released_exercises
+from ..errors import UsageError
 from . import roster
 from .choose import latest
 from .entries import entries
 from .formats import Found, Ignored, recognise
+from .names import release_name
 from .report import CollectReport, Imported, Skipped
 from .store import older_than_collected, store
 
@@ -19,19 +24,21 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
     for the formats whose times are local (Blackboard, Brightspace). Only the released notebooks are
     collected; every other file is reported with the reason.
     """
+    _check_time_zone(timezone)
     released = set(released_exercises(course, assignment))
     files, refused = entries(source)
-    report = CollectReport(dry_run=dry_run, skipped=[Skipped(name, reason) for name, reason in refused])
+    report = CollectReport(dry_run=dry_run, skipped=[Skipped(name, reason, "unsafe file") for name, reason in refused])
     students = roster.load(course, roster_csv)
+    report.roster = [s.id for s in students]
     matched = []
     for result in recognise(files, assignment, timezone):
         if isinstance(result, Ignored):
-            report.skipped.append(Skipped(result.source, result.reason))
+            report.skipped.append(Skipped(result.source, result.reason, result.kind, result.listed))
         elif not isinstance(result, Found):
             report.unmatched.append(Skipped(*result))
-        elif result.notebook not in released:
+        elif not _released(result, released):
             report.skipped.append(Skipped(result.source, f"unknown notebook {result.notebook} (the assignment "
-                                                         f"has {', '.join(sorted(released))})"))
+                                                         f"has {', '.join(sorted(released))})", "unknown notebook"))
         else:
             student, why = roster.match(result.identity, students)
             if student:
@@ -42,9 +49,24 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
                     Skipped(result.source, why))
     kept, superseded, ambiguous = latest(matched)
     kept, stale = older_than_collected(course, assignment, kept)
-    report.skipped += [Skipped(f.source, why) for f, why in superseded + stale]
+    report.skipped += [Skipped(f.source, why, "older version") for f, why in superseded + stale]
     report.ambiguous += [Skipped(f.source, why) for f, why in ambiguous]
-    report.imported = [Imported(student, f.notebook, f.source, f.matched) for student, f in kept]
+    report.imported = [Imported(student, f.notebook, f.source, f.matched, f.renamed_from) for student, f in kept]
     if not dry_run and kept:
         report.log = str(store(course, assignment, kept))
     return report
+
+
+def _check_time_zone(name):
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"unknown time zone {name!r} (give a name such as Europe/Paris or America/Toronto)") from None
+
+
+def _released(found, released):
+    """Whether ``found`` is a released notebook; a renamed one takes the released name."""
+    name = release_name(found.notebook, released)
+    if name and name != found.notebook:
+        found.renamed_from, found.notebook = found.notebook, name
+    return name is not None

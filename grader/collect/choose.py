@@ -1,4 +1,8 @@
-"""The latest version of each student's notebook; two versions that cannot be told apart are ambiguous."""
+"""The latest version of each student's notebook; two versions that cannot be told apart are ambiguous.
+
+Versions are ordered by submission time, then by name (a file with the released notebook's exact name
+before a renamed copy of the same submission), then by the LMS's own order of files.
+"""
 import datetime
 import itertools
 
@@ -24,4 +28,4 @@ def latest(matched):
 
 
 def _order(found):
-    return (found.submitted_at or EARLIEST, found.version)
+    return (found.submitted_at or EARLIEST, found.renamed_from is None, found.version)

@@ -5,6 +5,8 @@ import stat
 import zipfile
 from dataclasses import dataclass
 
+from ..errors import UsageError
+
 MAX_BYTES = 64 << 20  # a notebook larger than this is not a notebook a student wrote
 
 
@@ -20,7 +22,9 @@ def entries(source):
         return _zip_entries(pathlib.Path(source))
     if pathlib.Path(source).is_dir():
         return _folder_entries(pathlib.Path(source))
-    raise ValueError(f"{source} is neither a folder nor a zip file")
+    if not pathlib.Path(source).exists():
+        raise UsageError(f"{source}: no such file or folder")
+    raise UsageError(f"{source} is neither a folder nor a zip file")
 
 
 def safe_path(name):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from nbgrader.api import Gradebook
 
 from .. import course as courses
+from ..errors import UsageError
 from .formats import canvas
 
 SAFE_ID = re.compile(r"^[\w@+-][\w.@+-]*$")  # letters of any script, digits, _ . @ + -; no leading dot
@@ -25,14 +26,27 @@ def load(course, roster_csv=None):
     """The roster CSV (nbgrader's ``db student import`` columns: id, first_name, last_name, email,
     lms_user_id) when given, else the students of the course's gradebook."""
     if roster_csv:
-        with open(roster_csv, newline="", encoding="utf-8-sig") as handle:
-            return [Student(**{k: (row.get(k) or "").strip() for k in Student.__dataclass_fields__})
-                    for row in csv.DictReader(handle) if (row.get("id") or "").strip()]
+        return _read_csv(roster_csv)
     if not courses.gradebook_exists(course):
         return []
     with courses.venv_on_path(), Gradebook(courses.course_directory(course).db_url) as gradebook:
         return [Student(s.id, s.first_name or "", s.last_name or "", s.email or "", s.lms_user_id or "")
                 for s in gradebook.students]
+
+
+def _read_csv(path):
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            rows = csv.DictReader(handle)
+            if "id" not in (rows.fieldnames or []):
+                raise UsageError(f"the roster {path} has no id column (its first line names the columns: "
+                                 f"{', '.join(Student.__dataclass_fields__)})")
+            return [Student(**{k: (row.get(k) or "").strip() for k in Student.__dataclass_fields__})
+                    for row in rows if (row.get("id") or "").strip()]
+    except (FileNotFoundError, IsADirectoryError):
+        raise UsageError(f"no roster file {path}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"the roster {path} is not a CSV file in UTF-8") from None
 
 
 def match(identity, students):
@@ -57,7 +71,8 @@ def match(identity, students):
 
 def _without_roster(identity):
     if len(identity.usernames) == 1:
-        return _safe(identity.usernames[0], "no roster: the username is the student id")
+        return _safe(identity.usernames[0], f"no roster: the {'anonymous id' if identity.anonymous else 'username'} "
+                                            "is the student id")
     if identity.usernames:
         return None, f"ambiguous: the username could be {', '.join(identity.usernames)}; give a roster"
     return None, (f"no roster to match {identity.shown} against: add the students (nbgrader db student "
@@ -66,7 +81,8 @@ def _without_roster(identity):
 
 def _same_account(identity, student):
     keys = {student.id, student.lms_user_id} - {""}
-    return bool((identity.user_id and identity.user_id in keys) or keys & set(identity.usernames)
+    ids = {identity.user_id, *identity.usernames} - {None, ""}
+    return bool(keys & ids or (student.lms_user_id and student.lms_user_id in identity.aliases)
                 or (identity.email and student.email and identity.email.casefold() == student.email.casefold()))
 
 

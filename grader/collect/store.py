@@ -32,6 +32,7 @@ def store(course, assignment, kept):
             target = folder / pathlib.PurePath(found.notebook).name  # a released notebook's name
             _write(target, found.read(), run / "replaced" / student, log)
             log["files"].append({"student": student, "notebook": found.notebook, "source": found.source,
+                                 "renamed_from": found.renamed_from,
                                  "submitted_at": _iso(found.submitted_at), "late": found.late,
                                  "identity": dataclasses.asdict(found.identity)})
         times = [f.submitted_at for f in founds if f.submitted_at]

@@ -1,6 +1,7 @@
 """Who the demo students are and what each of them submits, drawn from a seed."""
 import datetime
 import random
+import unicodedata
 from dataclasses import dataclass, field
 
 from .broken import ANSWER_BREAKERS, NOTEBOOK_BREAKERS
@@ -12,6 +13,12 @@ NAMES = (
     "lucia", "mateo", "nadia", "oskar", "priya", "quentin", "rosa", "samir", "tamar", "umar", "vera",
     "wen", "ximena", "yusuf", "zofia", "amelie", "bilal", "chiara", "diego", "emeka", "freya",
 )
+LAST_NAMES = (
+    "Karimi", "Nguyen", "Ortega", "Volkov", "Yılmaz", "Haddad", "Lindqvist", "Tanaka", "Moreau", "Becker", "Demir",
+    "Romano", "Fernández", "Petrova", "Nowak", "Raman", "Dubois", "Jiménez", "Nasser", "Cohen", "Sheikh", "Ivanova",
+    "Li", "Cruz", "Okafor", "Wiśniewska", "Laurent", "Rahman", "Bianchi", "Morales", "Eze", "Olsen",
+)
+ASCII = str.maketrans("ı", "i")  # the one letter of the names that NFKD does not fold
 PROFILES = (["full"] * 3 + ["stubs"] * 2 + ["partial"] * 18 + ["missing_all", "missing_some"]
             + [f"broken:{kind}" for kind in NOTEBOOK_BREAKERS + ANSWER_BREAKERS])
 LATE = 6
@@ -32,6 +39,13 @@ class Student:
     profile: str
     submitted_at: str | None = None
     notebooks: dict = field(default_factory=dict)  # notebook -> Submission; an absent notebook is missing
+
+
+def person(student_id):
+    """(first name, last name, e-mail) of a demo student, as an instructor's roster has them."""
+    first, last = student_id.capitalize(), LAST_NAMES[NAMES.index(student_id)]
+    folded = unicodedata.normalize("NFKD", f"{first}.{last}".lower().translate(ASCII)).encode("ascii", "ignore")
+    return first, last, f"{folded.decode()}@students.example.edu"
 
 
 def label(answer):

@@ -16,22 +16,31 @@ from nbgrader.api import Gradebook
 
 from ..course import venv_on_path, course_directory, run_nbgrader
 from ..grades import course_grades
-from ..records import GRADED, read_all
+from ..records import GRADED
+from ..summaries import feedback_summary, summary
 from .generate import make_class
+from .roster import person
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ASSIGNMENT = "self_attention"
+RENAMES = (lambda name: name.replace(".ipynb", " (1).ipynb"), lambda name: name.title().replace(".Ipynb", ".ipynb"))
 
 
 def lms_zip(class_dir, plan, path):
-    """The class as an LMS export: ``<assignment>_<student>_attempt_<time>_<notebook>`` plus receipts."""
+    """The class as a Blackboard download: ``<assignment>_<student>_attempt_<time>_<notebook>`` and a receipt per
+    attempt; a notebook of two students is renamed, as a browser or a student does."""
+    students = sorted(p for p in pathlib.Path(class_dir).iterdir() if p.is_dir())
+    renamed = {(d.name, sorted(d.glob("*.ipynb"))[0].name) for d in students[1:3] if any(d.glob("*.ipynb"))}
     with zipfile.ZipFile(path, "w") as archive:
-        for student_dir in sorted(p for p in pathlib.Path(class_dir).iterdir() if p.is_dir()):
+        for number, student_dir in enumerate(students):
             student = student_dir.name
             stamp = plan.submitted_at[student].replace("T", "-").replace(":", "-")[:19]
             for notebook in sorted(student_dir.glob("*.ipynb")):
-                archive.write(notebook, f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}_{notebook.name}")
-            archive.writestr(f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}.txt", f"Receipt for {student}\n")
+                name = RENAMES[number % 2](notebook.name) if (student, notebook.name) in renamed else notebook.name
+                archive.write(notebook, f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}_{name}")
+            first, last, _ = person(student)
+            archive.writestr(f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}.txt",
+                             f"Name: {first} {last} ({student})\nAssignment: Self-attention\n")
     return path
 
 
@@ -48,7 +57,8 @@ def enrol(course, students):
     """Put the class roster in the gradebook, as an instructor does: a student who hands in nothing still counts."""
     with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
         for student in students:
-            gradebook.update_or_create_student(student)
+            first, last, email = person(student)
+            gradebook.update_or_create_student(student, first_name=first, last_name=last, email=email)
 
 
 def differences(plan, course):
@@ -84,15 +94,14 @@ def demo(out="build/demo"):
     started = time.monotonic()
     course = new_course(pathlib.Path(out).resolve() / "course")
     say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731
-    say(f"release: {release(course=course, assignment=ASSIGNMENT)}")
+    say(summary("release", release(course=course, assignment=ASSIGNMENT), course, ASSIGNMENT))
     with tempfile.TemporaryDirectory() as scratch:
         plan = make_class(pathlib.Path(scratch) / "class")
         lms_export = lms_zip(pathlib.Path(scratch) / "class", plan, course.parent / "lms_export.zip")
     run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={plan.due}")
     enrol(course, plan.students)
     (course.parent / "expected_grades.json").write_text(plan.to_json())
-    collected = str(collect(lms_export, course=course, assignment=ASSIGNMENT)).splitlines()
-    say(f"collect from {lms_export}: " + "; ".join(line for line in collected if not line.startswith(" ")))
+    say(f"collect from {lms_export}:\n{collect(lms_export, course=course, assignment=ASSIGNMENT)}")
     say("autograde")
     table = autograde(course=course, assignment=ASSIGNMENT)
     say("feedback (nbgrader generate_feedback), export, report")
@@ -100,13 +109,13 @@ def demo(out="build/demo"):
     grades = export(course=course, assignment=ASSIGNMENT)
     page = report(course=course, assignment=ASSIGNMENT)
     mismatches = differences(plan, course)
-    graded = len(read_all(course, ASSIGNMENT))
+    handed_in = sum(len(c["notebooks"]) for c in plan.composition.values())
     lines = [table, "",
-             f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} "
-             f"({len(plan.expected) - len(mismatches)}/{len(plan.expected)} notebooks, {graded} records)",
-             *mismatches,
-             f"feedback: {len(pages)} pages (one per notebook handed in) in {course / 'feedback'}",
-             f"grades:   {grades}", f"report:   {page}",
+             f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} for "
+             f"{len(plan.expected) - len(mismatches)} of the {len(plan.expected)} notebooks "
+             f"({len(plan.students)} students, {handed_in} notebooks handed in, {len(plan.expected) - handed_in} not)",
+             *mismatches, feedback_summary(pages, course, ASSIGNMENT),
+             summary("export", grades, course, ASSIGNMENT), summary("report", page, course, ASSIGNMENT),
              f"demo finished in {time.monotonic() - started:.1f} s"]
     if mismatches:
         raise SystemExit("\n".join(lines))

@@ -3,7 +3,7 @@ import pathlib
 import zipfile
 
 from .. import course as course_folders
-from . import student_files
+from . import requirements, student_files
 from .wheel import build_wheel
 
 
@@ -17,7 +17,9 @@ def student_files_of(course, assignment, wheel):
     files = {f"exercises/{assignment}/{path.relative_to(release).as_posix()}": path.read_bytes()
              for path in sorted(release.rglob("*")) if path.is_file() and _shipped(path.relative_to(release))}
     files[wheel.name] = wheel.read_bytes()
-    files["README.md"] = student_files.README.format(assignment=assignment, wheel=wheel.name).encode()
+    files["README.md"] = student_files.README.format(
+        assignment=assignment, wheel=wheel.name, needs=", ".join(requirements.REQUIRES),
+        python=requirements.REQUIRES_PYTHON).encode()
     return files
 
 

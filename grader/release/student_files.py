@@ -1,35 +1,33 @@
-"""The small files of the student bundle: what the student package needs, how to install it and work."""
-
-# The kit's tested versions (requirements.txt) of what the notebooks and the self-check import.
-# torch 2.13.0: the CPU build is enough. IPython: the test cells read the cells run so far from its history.
-PINS = """\
-torch==2.13.0
-ipython==9.18.1
-numpy==2.4.6
-matplotlib==3.11.2
-nbformat==5.11.1
-pytest==9.2.0
-"""
-
-
-# For a laptop without Jupyter: the extra ``[jupyter]``.
-JUPYTER_PINS = ["notebook==7.6.5", "ipykernel==7.4.0"]
-
-
-def pins():
-    return PINS.split()
+"""The small files of the student bundle: how to install the student package and work."""
 
 README = """\
 # Self-attention exercises: {assignment}
 
 ## Set up (once)
 
-One command installs the checks, the self-check and what the notebooks need (in a virtual
-environment, a JupyterHub image or Colab alike):
+One command installs the checks and the self-check. It keeps the versions you already have and
+only adds what is missing. It needs Python {python} and
+
+    {needs}
+
+On Colab, upload `{wheel}` (the Files pane), then run in a cell:
+
+    !pip install {wheel}
+
+Colab's own PyTorch and the rest stay as they are: there is nothing to restart.
+
+On a JupyterHub, open a terminal and run:
 
     pip install {wheel}
 
-On a laptop without Jupyter, add it with the same command: `pip install "{wheel}[jupyter]"`.
+(If the hub has no PyTorch, `import torch` fails: install PyTorch's CPU build first, as below.)
+
+On a laptop, in a new virtual environment, install PyTorch's CPU build first (PyTorch's usual
+download on Linux is several gigabytes larger, for graphics cards the exercises do not need),
+then the checks with Jupyter:
+
+    pip install torch --index-url https://download.pytorch.org/whl/cpu
+    pip install "{wheel}[jupyter]"
 
 ## Work
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import student_files
+from . import requirements
 from ..boundary import STUDENT_PACKAGES, student_files as student_modules
 
 DISTRIBUTION = "attention-kit-student"
@@ -27,7 +27,7 @@ build-backend = "setuptools.build_meta"
 name = "{name}"
 version = "{version}"
 description = "The self-attention exercises' visible checks and self-check (pytest <notebook>.ipynb)"
-requires-python = ">=3.11"
+requires-python = "{requires_python}"
 dependencies = [{dependencies}]
 
 [project.optional-dependencies]
@@ -61,8 +61,9 @@ def build_wheel(out_dir):
             (tree / name).write_bytes(data)
         (tree / "pyproject.toml").write_text(PYPROJECT.format(
             name=DISTRIBUTION, version=VERSION, plugin=PLUGIN,
-            dependencies=", ".join(f'"{pin}"' for pin in student_files.pins()),
-            jupyter=", ".join(f'"{pin}"' for pin in student_files.JUPYTER_PINS),
+            requires_python=requirements.REQUIRES_PYTHON,
+            dependencies=", ".join(f'"{r}"' for r in requirements.REQUIRES),
+            jupyter=", ".join(f'"{r}"' for r in requirements.JUPYTER),
             packages=", ".join(f'"grader.{p}"' for p in STUDENT_PACKAGES)))
         built = pathlib.Path(scratch) / "dist"
         done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "

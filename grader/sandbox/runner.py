@@ -1,24 +1,34 @@
 """Inside the sandbox: answer the supervisor's requests one at a time, in the notebook's order.
 
-A request is one cell to run (its outputs come back, as a kernel would send them) or one probe
-of an exercise as it is defined at that point (its evidence comes back as plain data). The
+A request is one cell to run (its outputs come back, as a kernel would send them; an instructor's
+test cell runs with IPython's hooks as they were before any student code, see hooks.py) or one
+probe of an exercise as it is defined at that point (its evidence comes back as plain data). The
 supervisor sends each request only when the notebook reaches it, so the student's code never
 holds a later cell, another check's inputs or the job. Nothing here decides a grade.
 """
 import os
+import sys
 
 from ..checks import plain
 from ..checks.probes import run_probe
 from . import protocol
+from .hooks import refuse_audit_hooks
 from .shell import SandboxShell
 
 MAX_REQUEST_BYTES = 64 << 20
 
 
-def answer(shell, request, output_chars):
-    """The answer to one request: a cell's outputs, or a probe's outcome."""
+def answer(shell, request, output_chars, clean):
+    """The answer to one request: a cell's outputs, or a probe's outcome. An instructor's test cell runs with
+    the ``clean`` hooks (hooks.Snapshot, taken before any student code); the student's come back after it."""
     if "cell" in request:
-        outputs, count = shell.run(request["cell"], output_chars)
+        test = request.get("test") is True
+        changes = clean.restore() if test else None
+        try:
+            outputs, count = shell.run(request["cell"], output_chars, test)
+        finally:
+            if changes:
+                changes.undo()
         return {"outputs": outputs, "count": count}
     obj = shell.user_ns.get(request["exercise"])
     if obj is None:
@@ -31,9 +41,11 @@ def answer(shell, request, output_chars):
                                          "message": str(error)[:500]}}}
 
 
-def serve(fd, output_chars):
-    """Answer requests on ``fd`` until the supervisor says it is done (or goes away)."""
+def serve(fd, output_chars, clean):
+    """Answer requests on ``fd`` until the supervisor says it is done (or goes away); ``clean`` is the
+    hooks.Snapshot that the worker took before any student code."""
     shell = SandboxShell.instance()
+    refuse_audit_hooks()
     while True:
         try:
             request = protocol.read(fd, MAX_REQUEST_BYTES)
@@ -41,5 +53,8 @@ def serve(fd, output_chars):
             os._exit(0)
         if request.get("done"):
             os._exit(0)
-        protocol.write(fd, answer(shell, request, output_chars))
-        del request
+        reply = answer(shell, request, output_chars, clean)
+        sys.setprofile(None)  # a trace or profile function set by a cell lasts as long as that cell,
+        sys.settrace(None)  # so that none runs in the kit's own code between cells
+        protocol.write(fd, reply)
+        del request, reply

@@ -4,6 +4,7 @@ Magics, display hooks, rich display data (matplotlib figures as PNG, through the
 and tracebacks are IPython's; only where they go changes: into a list of nbformat-style outputs
 per cell, with the text of stdout and stderr capped.
 """
+import ast
 import sys
 
 from IPython.core.displayhook import DisplayHook
@@ -101,16 +102,65 @@ class SandboxShell(InteractiveShell):
     def enable_gui(self, gui=None):
         """No event loop to integrate with: figures are recorded by the inline backend."""
 
-    def run(self, source, limit):
-        """Run one cell's source as a kernel would; return its outputs and execution count."""
-        self.outputs, self.cell_count = CellOutputs(limit), self.execution_count
+    def run(self, source, limit, test=False):
+        """Run one cell's source as a kernel would; return its outputs and execution count. An instructor's
+        test cell returns the outputs of its ``verdict``: what IPython says it raised or returned."""
+        outputs, count = CellOutputs(limit), self.execution_count
+        self.outputs, self.cell_count = outputs, count
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = StreamToOutputs(self, "stdout"), StreamToOutputs(self, "stderr")
         try:
-            self.run_cell(source, store_history=True)
+            result = self.run_cell(source, store_history=True)
         finally:
             sys.stdout, sys.stderr = saved
-        return self.outputs.items, self.cell_count
+        return (verdict(outputs.items, result) if test else outputs.items), count
+
+
+def verdict(outputs, result):
+    """A test cell's outputs as nbgrader must score them, from IPython's ExecutionResult: when the cell raised,
+    an error comes before any value (the traceback shown, or one made from the exception); otherwise the only
+    value left is the cell's own, the last one shown when its last statement is an expression (a value shown
+    by code the cell called does not score)."""
+    error = _raised(result)
+    if error is None:
+        values = [i for i, output in enumerate(outputs) if output["output_type"] == "execute_result"]
+        own = values[-1] if values and _ends_with_expression(result.info.transformed_cell) else None
+        return [output for i, output in enumerate(outputs) if output["output_type"] != "execute_result" or i == own]
+    kinds = [output["output_type"] for output in outputs]
+    if "error" in kinds and ("execute_result" not in kinds or kinds.index("error") < kinds.index("execute_result")):
+        return outputs
+    errors = [output for output in outputs if output["output_type"] == "error"] or [_error_output(error)]
+    rest = [output for output in outputs if output["output_type"] != "error"]
+    first = next((i for i, output in enumerate(rest) if output["output_type"] == "execute_result"), len(rest))
+    return rest[:first] + errors + rest[first:]
+
+
+def _ends_with_expression(source):
+    """Whether IPython shows a cell's last statement's value (its default ``ast_node_interactivity``)."""
+    try:
+        body = compile(source or "", "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT).body
+    except (SyntaxError, ValueError):
+        return True
+    return bool(body) and isinstance(body[-1], ast.Expr)
+
+
+def _raised(result):
+    """The exception a cell raised, or None."""
+    if result is None:
+        return RuntimeError("the cell did not finish")
+    for error in (result.error_before_exec, result.error_in_exec):
+        if error is not None:
+            return error
+    return None
+
+
+def _error_output(error):
+    ename = type(error).__name__
+    try:
+        evalue = str(error)[:1000]
+    except Exception:
+        evalue = ""
+    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": [f"{ename}: {evalue}"]}
 
 
 def new_shell():

@@ -8,6 +8,8 @@ clock: a request that is not answered in time, or a sandbox that dies, is that u
 The next sandbox replays the cells before it and skips it, so the rest of the notebook is
 still graded.
 """
+import functools
+import gc
 import os
 import signal
 import sys
@@ -16,6 +18,7 @@ import time
 from . import evidence, isolation, levels, protocol, runner
 from .cgroup import Cgroup, kill_below
 from .forkserver import ForkServer
+from .hooks import Snapshot
 
 MAX_JOB_BYTES = 64 << 20
 MAX_ANSWER_BYTES = 16 << 20
@@ -46,14 +49,15 @@ def warm_up():
     shell.run("import matplotlib.pyplot as plt\nplt.plot([0, 1]);", 100)  # the inline backend, drawn once
     shell.reset(new_session=False)  # each notebook starts with an empty namespace, at In [1]
     shell.execution_count = 1
+    return shell
 
 
-def sandbox_main(fd, server):
+def sandbox_main(fd, server, clean):
     """In a fresh fork: wait for the spec, enter the walls, then answer requests."""
     isolation.die_with_parent(server)
     isolation.isolate_fds(fd)
     output_chars = enter_walls(protocol.read(fd, MAX_JOB_BYTES))
-    runner.serve(fd, output_chars)
+    runner.serve(fd, output_chars, clean)
 
 
 def enter_walls(spec):
@@ -128,7 +132,8 @@ class Failed(Exception):
 def run_unit(sandbox, unit, deadline):
     """Run one unit in the sandbox: its result (status, and outputs or outcomes)."""
     if unit["kind"] in ("cell", "test"):
-        outputs, count = evidence.cell_answer(sandbox.ask({"cell": unit["source"]}, deadline))
+        request = {"cell": unit["source"], "test": unit["kind"] == "test"}
+        outputs, count = evidence.cell_answer(sandbox.ask(request, deadline))
         return {"status": "ok", "outputs": outputs, "count": count}
     outcomes = []
     for request in unit["requests"]:
@@ -196,11 +201,14 @@ def self_test(server):
 
 def main():
     isolation.die_with_parent(os.getppid())
-    warm_up()
+    shell = warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
     _, problem = levels.choose(sys.argv[1] if len(sys.argv) > 1 else "auto")  # before the fork server
-    server = ForkServer(sandbox_main)
+    clean = Snapshot(shell)  # what a test cell runs with, whatever the student's cells before it installed
+    gc.collect()
+    gc.freeze()  # what every sandbox shares stays out of its collections: Snapshot.restore collects in no time
+    server = ForkServer(functools.partial(sandbox_main, clean=clean))
     problem = problem or self_test(server)
     protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid(),
                             "isolation": levels.describe()})

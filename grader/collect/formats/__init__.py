@@ -29,13 +29,13 @@ def recognise(entries, assignment, timezone="UTC"):
 def _one(entry, context):
     shown = entry.path.as_posix()
     if entry.path.parts[0] == "__MACOSX" or entry.path.name in NOISE or entry.path.name.startswith("._"):
-        return Ignored(shown, "operating-system metadata")
+        return Ignored(shown, "operating-system metadata", "operating-system file", listed=False)
     for module in FORMATS:
         result = module.parse(entry, context)
         if result is not None:
             return result
     if entry.path.suffix != ".ipynb":
-        return Ignored(shown, "not a notebook")
+        return Ignored(shown, "not a notebook", "non-notebook file")
     return (shown, "name in no known layout (Canvas, Moodle, Blackboard, Brightspace, Gradescope, "
                    "<student>/<notebook>.ipynb)")
 

@@ -33,7 +33,8 @@ def parse(entry, context):
     if not match:
         return None
     if match["file"] is None:
-        return Ignored(entry.path.as_posix(), "Blackboard receipt (read for the username)")
+        return Ignored(entry.path.as_posix(), "Blackboard receipt (read for the username)",
+                       "Blackboard receipt", listed=False)
     prefix = match["prefix"]
     receipt = context.notes["blackboard"].get((prefix, match["time"]))
     if receipt:

@@ -21,7 +21,7 @@ def read_notes(entries, context):
 def parse(entry, context):
     path = entry.path.as_posix()
     if entry.path.name == "index.html":
-        return Ignored(path, "Brightspace index page")
+        return Ignored(path, "Brightspace index page", "Brightspace index page", listed=False)
     match = NAME.search(path)
     submitted = parse_time(match["when"], context.timezone) if match else None
     if submitted is None:

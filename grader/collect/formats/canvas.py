@@ -3,7 +3,8 @@
 From Canvas's ``ContentZipper#get_filename``: the name is the student's sortable name ("Doe, Jane"),
 lower-cased, with every non-word character removed (``doejane``; letters of any script stay) and any
 ``_<digits>_`` run squeezed out; anonymous grading drops the name and uses ``anon_<anonymous id>``;
-``LATE`` marks a late submission. A re-uploaded file gets ``-1``, ``-2``... before its extension.
+``LATE`` marks a late submission. An anonymous student is known by ``anon_<id>`` or, as Canvas shows it, ``<id>``;
+with no roster, ``anon_<id>`` is their student id. A re-uploaded file gets ``-1``, ``-2``... before its extension.
 The download holds each student's current submission only and no submission time.
 """
 import re
@@ -26,7 +27,8 @@ def parse(entry, context):
     original, again = strip_resubmission(match["file"])
     anonymous = match["user"].startswith("anon_")
     identity = Identity("canvas", match["name"] or match["user"], user_id=match["user"], name=match["name"],
-                        anonymous=anonymous)
+                        anonymous=anonymous, usernames=(match["user"],) if anonymous else (),
+                        aliases=(match["user"].removeprefix("anon_"),) if anonymous else ())
     return Found(entry.path.as_posix(), identity, original, entry.read,
                  version=(int(match["attachment"]), again), late=bool(match["late"]))
 

@@ -32,7 +32,8 @@ def read_notes(entries, context):
 def parse(entry, context):
     path = entry.path.as_posix()
     if entry.path.name == METADATA:
-        return Ignored(path, "Gradescope metadata (read for names and times)")
+        return Ignored(path, "Gradescope metadata (read for names and times)", "Gradescope metadata file",
+                       listed=False)
     match = FOLDER.match(path)
     if not match:
         return None

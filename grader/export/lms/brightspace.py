@@ -2,6 +2,7 @@
 
 A row needs a Username or an OrgDefinedId (both when known); each row ends with ``#``.
 """
+from ...errors import UsageError
 
 
 def sheet(totals, column):
@@ -12,4 +13,4 @@ def sheet(totals, column):
 
 def check_column(column):
     if not column or column.endswith("Points Grade"):
-        raise ValueError(f"Brightspace needs --column '<grade item name>' (' Points Grade' is added), not {column!r}")
+        raise UsageError(f"Brightspace needs --column '<grade item name>' (' Points Grade' is added), not {column!r}")

@@ -3,6 +3,7 @@
 Canvas matches a row by ``ID`` (its user id) and the column by the assignment id in parentheses; a
 column titled otherwise would become a new assignment. The second row gives the points possible.
 """
+from ...errors import UsageError
 
 
 def sheet(totals, column):
@@ -20,7 +21,7 @@ def sheet(totals, column):
 
 def check_column(column):
     if not column or not column.endswith(")") or "(" not in column:
-        raise ValueError("Canvas needs --column '<title> (<assignment id>)', as in its gradebook export, "
+        raise UsageError("Canvas needs --column '<title> (<assignment id>)', as in its gradebook export, "
                      f"not {column!r}")
 
 

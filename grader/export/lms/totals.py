@@ -19,8 +19,9 @@ class Total:
     identity: dict = field(default_factory=dict)  # the LMS identity collect parsed, if any
 
     def lms_id(self, lms):
-        """The student's id in ``lms``: the one collect read from that LMS's download, else the roster's."""
-        if self.identity.get("lms") == lms and self.identity.get("user_id") and not self.identity.get("anonymous"):
+        """The student's id in ``lms``: the one collect read from that LMS's download (an anonymous id as the
+        download gives it), else the roster's."""
+        if self.identity.get("lms") == lms and self.identity.get("user_id"):
             return self.identity["user_id"]
         return self.lms_user_id
 

@@ -1,0 +1,107 @@
+"""Students' Python environments for the install tests: each built from a pinned list in ``tests/envs/`` plus
+torch 2.13.0 (the CPU build this machine holds), with PyPI through pip.
+
+A built environment is kept under ``.cache/student-envs/`` (git-ignored), keyed by a hash of what went into
+it, so that repeated local runs skip the build. A test installs into it and puts it back as it was
+(:func:`restore`); an environment that is not as it was built is built again.
+"""
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
+
+from .conftest import ROOT
+
+LISTS = ROOT / "tests" / "envs"
+CACHE = ROOT / ".cache" / "student-envs"
+TORCH = "torch==2.13.0"  # the only torch this machine may install: any other pulls gigabytes of CUDA packages
+
+# Colab's google-colab package pins its IPython and ipykernel: a stand-in that pins them as it does.
+GOOGLE_COLAB = """\
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "google-colab"
+version = "1.0.0"
+description = "A stand-in for Colab's google-colab: its pins, no code"
+dependencies = ["ipython==7.34.0", "ipykernel==6.17.1"]
+
+[tool.setuptools]
+py-modules = []
+"""
+EXTRAS = {"colab-like": GOOGLE_COLAB}
+
+
+def pip(python, *arguments, timeout=1200):
+    """Run ``python``'s pip, outside the kit's environment; return the finished process, output captured."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
+    return subprocess.run([str(python), "-m", "pip", *arguments], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def checked(done):
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, done.args))} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
+    return done
+
+
+def python_of(folder):
+    return pathlib.Path(folder) / "bin" / "python"
+
+
+def _key(name):
+    extra = EXTRAS.get(name, "")
+    text = "\n".join([sys.version, TORCH, (LISTS / f"{name}.txt").read_text(), extra])
+    return f"{name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def _stand_in(name, scratch):
+    """The wheel of ``name``'s stand-in package, built offline with the kit's setuptools; or None."""
+    if name not in EXTRAS:
+        return None
+    source = scratch / "stand-in"
+    source.mkdir()
+    (source / "pyproject.toml").write_text(EXTRAS[name])
+    checked(pip(sys.executable, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", scratch, source))
+    return next(scratch.glob("*.whl"))
+
+
+def installed(python):
+    """{package: version} of everything installed, pip and setuptools included."""
+    listed = checked(pip(python, "list", "--format=json")).stdout
+    return {package["name"].lower(): package["version"] for package in json.loads(listed)}
+
+
+def _stamp(python):
+    return json.dumps(installed(python), sort_keys=True, indent=0)
+
+
+def prepared(name):
+    """The environment built from ``tests/envs/<name>.txt``, from the cache when it is there as it was built."""
+    target = CACHE / _key(name)
+    stamp = target / ".built"
+    if stamp.exists() and stamp.read_text() == _stamp(python_of(target)):
+        return target
+    for stale in CACHE.glob(f"{name}-*"):
+        shutil.rmtree(stale)
+    venv.create(target, with_pip=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        stand_in = _stand_in(name, pathlib.Path(scratch))
+        checked(pip(python_of(target), "install", "--quiet", "-r", LISTS / f"{name}.txt", TORCH,
+                    *([stand_in] if stand_in else [])))
+    stamp.write_text(_stamp(python_of(target)))
+    return target
+
+
+def restore(python, before):
+    """Uninstall what was installed since ``before`` (a changed version is left for :func:`prepared` to see)."""
+    added = sorted(set(installed(python)) - set(before))
+    if added:
+        checked(pip(python, "uninstall", "--yes", *added))
