@@ -15,7 +15,7 @@ import zipfile
 import nbformat
 
 from .. import course as courses
-from ..autograde.jobs import KIT_ROOT, PACKAGE
+from ..boundary import KIT_ROOT, PACKAGE
 from ..checks.cells import is_test_cell
 from .layout import KIT
 
