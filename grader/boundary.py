@@ -5,7 +5,10 @@ kit, at every isolation level: the hidden checks, the references, the records, t
 grader's own code (the sandbox's included: the worker imports it before the walls go up) are not
 on the list, so nothing of them reaches a student.
 """
+import json
 import pathlib
+from importlib import metadata
+from urllib.parse import unquote, urlparse
 
 PACKAGE = pathlib.Path(__file__).resolve().parent
 KIT_ROOT = PACKAGE.parent
@@ -24,3 +27,17 @@ def student_files():
         files += sorted((PACKAGE / package).rglob("*.py"))
     return {path.relative_to(KIT_ROOT).as_posix(): path for path in files}
 
+
+
+def kit_copies():
+    """Every copy of the kit the Python environment can import: this one, and the checkout an editable
+    install (``pip install -e``) maps ``grader`` to, which may be another (a Gradescope zip graded from a
+    developer's environment). A sandbox covers them all but the student-safe paths."""
+    copies = [KIT_ROOT]
+    try:
+        found = json.loads(metadata.distribution("attention-kit").read_text("direct_url.json") or "{}")
+    except metadata.PackageNotFoundError:
+        return copies
+    if found.get("dir_info", {}).get("editable") and found.get("url", "").startswith("file://"):
+        copies.append(pathlib.Path(unquote(urlparse(found["url"]).path)).resolve())
+    return list(dict.fromkeys(copies))

@@ -22,7 +22,7 @@ import nbformat
 import psutil
 import pytest
 
-from grader.autograde.jobs import KIT_ROOT as KIT
+from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 
 from .course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit

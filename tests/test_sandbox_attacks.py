@@ -9,7 +9,7 @@ import sqlite3
 import psutil
 import pytest
 
-from grader.autograde.jobs import KIT_ROOT as KIT
+from grader.boundary import KIT_ROOT as KIT
 from grader.records import read_all
 
 from .course_builder import (ASSIGNMENT, autograde, exercise, make_course, records, submission, submit,

@@ -6,7 +6,7 @@ test cell (``kit``): the exercise is probed where the cell stands, and judged he
 """
 import sys
 
-from ..boundary import KIT_ROOT, student_paths
+from ..boundary import kit_copies, student_paths
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
 from ..checks.framework import judge_parts, plan, sandbox_requests, with_source_outcomes
@@ -37,7 +37,7 @@ def secret_paths(course, also=()):
     """What a submission must not see: the course and the kit (and the folders in ``also``), but for the
     Python environment and the student-safe part of the kit (grader/boundary.py): hidden checks, references,
     records, the demo and the grader's own code are all covered."""
-    return paths_to_hide([course, KIT_ROOT, *also], [sys.prefix, *student_paths()])
+    return paths_to_hide([course, *kit_copies(), *also], [sys.prefix, *student_paths()])
 
 
 def planned_checks(name):
