@@ -17,6 +17,7 @@ import pwd
 import shutil
 import subprocess
 import sys
+import time
 
 import nbformat
 import psutil
@@ -228,11 +229,28 @@ def test_wall_holds(graded, spy):
     assert (target.status, target.score) == ("graded", 3), target.reason
 
 
+def _processes_of(uid, seconds=10):
+    """The processes of ``uid`` still there after up to ``seconds`` (one that is exiting gets that long to go),
+    each with its parent's command line, to tell whose it is."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = [p.info for p in psutil.process_iter(["pid", "ppid", "uids", "cmdline", "status"])
+                if p.info["uids"] and p.info["uids"].real == uid]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    for info in left:
+        try:
+            info["parent"] = psutil.Process(info["ppid"]).cmdline()
+        except psutil.Error:
+            info["parent"] = None
+    return left
+
+
 def test_nothing_is_left_on_the_machine(graded):
     level, course, _, unprivileged = graded
     uid = pwd.getpwnam(USER).pw_uid if unprivileged else 65534
-    assert [p.info for p in psutil.process_iter(["pid", "uids", "cmdline"]) if p.info["uids"]
-            and p.info["uids"].real == uid] == []
+    assert _processes_of(uid) == []
     shared_memory_left = SHM_KEY in _shm_keys()
     if shared_memory_left:
         subprocess.run(["ipcrm", "-M", str(SHM_KEY)])
