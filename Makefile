@@ -21,7 +21,7 @@ demo: $(STAMP)
 	$(PY) -m grader demo
 
 test: $(STAMP) chromium
-	$(PY) -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder --durations=15 tests
+	$(PY) -m pytest -q -n auto --dist loadscope --no-loadscope-reorder --durations=15 tests
 
 check: $(STAMP)
 	$(PY) -m pytest -q -m "not slow" tests

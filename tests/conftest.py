@@ -27,17 +27,47 @@ def wrong_answers():
     return rows
 
 
+# The modules that check that no sandbox is left on the machine: under ``make test`` they run one after another
+# on one worker, while no other module runs a sandbox (``sandboxes_apart``). They are marked ``sandbox_alone``
+# from here, the one place that names them, because pytest-xdist's scheduler sees only the tests' ids.
+SANDBOX_ALONE = ("test_grader_resilience.py", "test_isolation_levels.py", "test_sandbox_attacks.py")
+
+
+def work_unit(nodeid):
+    """What pytest-xdist sends to one worker at once: a test module, or all the ``SANDBOX_ALONE`` modules."""
+    module = nodeid.split("::", 1)[0]
+    return "sandbox_alone" if pathlib.PurePath(module).name in SANDBOX_ALONE else module
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``make test`` (``--dist loadscope --no-loadscope-reorder``): each work unit stays on one worker, so a
+    module's fixtures are made once, and the units are handed out in the order collected (below).
+
+    pytest-xdist's ``loadgroup`` would do it by marks, but it renames the tests to carry them, which pytest 9
+    no longer allows: every test would go to any worker on its own."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByWorkUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return work_unit(nodeid)
+
+    return ByWorkUnit(config, log)
+
+
 def pytest_collection_modifyitems(items):
-    """For ``make test`` (pytest-xdist, ``--dist loadgroup --no-loadscope-reorder``): each module's tests stay on
-    one worker (its fixtures are made once); the ``sandbox_alone`` modules share one worker and come first, so
-    that the other worker runs the modules without a sandbox meanwhile; the ``sandbox`` modules come last."""
+    """The ``sandbox_alone`` modules come first, so that the other worker runs the modules without a sandbox
+    meanwhile; the ``sandbox`` modules come last."""
+    for item in items:
+        module = item.getparent(pytest.Module)
+        if module.path.name in SANDBOX_ALONE and not module.get_closest_marker("sandbox_alone"):
+            module.add_marker(pytest.mark.sandbox_alone)
+
     def rank(item):
         return 0 if item.get_closest_marker("sandbox_alone") else 2 if item.get_closest_marker("sandbox") else 1
 
     items.sort(key=rank)
-    for item in items:
-        group = "sandbox_alone" if rank(item) == 0 else item.module.__name__
-        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="module", autouse=True)

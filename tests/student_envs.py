@@ -5,6 +5,7 @@ A built environment is kept under ``.cache/student-envs/`` (git-ignored), keyed 
 it, so that repeated local runs skip the build. A test installs into it and puts it back as it was
 (:func:`restore`); an environment that is not as it was built is built again.
 """
+import fcntl
 import hashlib
 import json
 import os
@@ -84,7 +85,16 @@ def _stamp(python):
 
 
 def prepared(name):
-    """The environment built from ``tests/envs/<name>.txt``, from the cache when it is there as it was built."""
+    """The environment built from ``tests/envs/<name>.txt``, from the cache when it is there as it was built.
+
+    One process at a time builds or checks an environment of that name (two test runs on one checkout)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _prepared(name)
+
+
+def _prepared(name):
     target = CACHE / _key(name)
     stamp = target / ".built"
     if stamp.exists() and stamp.read_text() == _stamp(python_of(target)):

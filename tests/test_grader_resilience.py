@@ -11,7 +11,7 @@ import pytest
 
 from .course_builder import ASSIGNMENT, records, submission, submit
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox_alone]
+pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
 WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
 CLASS = {f"s{n:02d}": kind for n, kind in enumerate(["right", "stub", "wrong"] * 4)}

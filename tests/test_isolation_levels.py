@@ -29,7 +29,7 @@ from grader.export import export
 from .course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit
 from .test_sandbox_attacks import ATTACKS, RIGHT, WRONG
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox_alone]
+pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
 USER = "attention-kit-grader"
 SECRET = "NBGRADER_PROBE_SECRET"  # in the grader's environment; no sandbox may see it

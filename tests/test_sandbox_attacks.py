@@ -15,7 +15,7 @@ from grader.records import read_all
 from .course_builder import (ASSIGNMENT, autograde, exercise, make_course, records, submission, submit,
                              graded_cell)
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox_alone]
+pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
 WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
 RIGHT = "def attention_scores(queries, keys):\n    return queries @ keys.transpose(-2, -1)\n"

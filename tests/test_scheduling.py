@@ -1,0 +1,35 @@
+"""``make test`` runs on every core and keeps each test module on one worker, so a module's fixtures (a
+released course, a graded class, the students' environments) are made once and never by two workers at once."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT, work_unit
+
+pytestmark = pytest.mark.slow
+
+
+def make_test_distribution():
+    """The pytest-xdist options of the Makefile's ``test`` target."""
+    recipe = re.search(r"^test:.*\n\t(.*)$", (ROOT / "Makefile").read_text(), re.M).group(1)
+    return re.search(r"--dist \S+(?: --no-loadscope-reorder)?", recipe).group(0).split()
+
+
+def test_each_module_runs_on_one_worker():
+    modules = ["tests/test_policy.py", "tests/test_plain_words.py"]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
+                          *make_test_distribution(), "-v", "-m", "not slow", *modules],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:]
+    workers = {}
+    for worker, module in re.findall(r"^\[(gw\d+)\] \[ *\d+%\] PASSED (tests/\w+\.py)::", run.stdout, re.M):
+        workers.setdefault(module, set()).add(worker)
+    assert set(workers) == set(modules)
+    assert all(len(ran_on) == 1 for ran_on in workers.values()), workers
+
+
+def test_the_modules_that_need_the_machine_alone_share_one_unit():
+    assert work_unit("tests/test_sandbox_attacks.py::test_x[a]") == work_unit("tests/test_isolation_levels.py::t")
+    assert work_unit("tests/test_policy.py::test_x") == "tests/test_policy.py"
