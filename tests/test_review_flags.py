@@ -10,8 +10,9 @@ from grader.feedback.invalid import invalid_notice
 from grader.gradebook import gradebook
 from grader.records import NotebookRecord
 
-from .browser import chromium, jupyter_server, page
+from .browser import dump_dom, screenshot
 from .course_builder import ASSIGNMENT, BASICS
+from .jupyter_server import jupyter_server
 from .review_class import STEP, review_class
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
@@ -111,13 +112,18 @@ def test_the_page_escapes_what_it_shows():
 
 @pytest.fixture(scope="module")
 def formgrader(graded):
-    with jupyter_server(graded[0]) as url:
-        yield f"{url}/formgrader"
+    with jupyter_server(graded[0], token=False) as server:
+        yield server
+
+
+def page(server, path):
+    """The DOM of a formgrader page once its scripts have filled it in."""
+    return dump_dom(server.link(path), budget_ms=20000)
 
 
 def rows_in_formgrader(formgrader, notebook):
     """{student: (needs manual grade, flagged)} as formgrader's list of a notebook's submissions shows them."""
-    soup = bs4.BeautifulSoup(page(f"{formgrader}/gradebook/{ASSIGNMENT}/{notebook}"), "html.parser")
+    soup = bs4.BeautifulSoup(page(formgrader, f"formgrader/gradebook/{ASSIGNMENT}/{notebook}"), "html.parser")
     return {tr.select_one("a.name-shown").text: (tr.select_one("td.needs-manual-grade").find("span") is not None,
                                                  tr.select_one("td.flagged").find("span") is not None)
             for tr in soup.select("table tbody tr") if tr.select_one("a.name-shown")}
@@ -128,16 +134,16 @@ def test_formgrader_flags_the_timed_out_crashed_changed_and_unreadable_submissio
     assert rows == {"good": (False, False), "slow": (True, True), "crash": (True, True), "tamper": (False, True),
                     "garbled": (True, True)}
     assert rows_in_formgrader(formgrader, NB02) == {"garbled": (False, False), "torn": (True, True)}
-    chromium(f"{formgrader}/gradebook/{ASSIGNMENT}/{NB01}", "--window-size=1300,700",
-             f"--screenshot={tmp_path / 'formgrader.png'}")
-    assert (tmp_path / "formgrader.png").read_bytes()[:4] == b"\x89PNG"
+    shot = screenshot(formgrader.link(f"formgrader/gradebook/{ASSIGNMENT}/{NB01}"), tmp_path / "formgrader.png",
+                      budget_ms=20000)
+    assert shot.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_formgrader_opens_an_unreadable_notebook_with_what_happened(formgrader):
-    soup = bs4.BeautifulSoup(page(f"{formgrader}/gradebook/{ASSIGNMENT}/{NB01}"), "html.parser")
+    soup = bs4.BeautifulSoup(page(formgrader, f"formgrader/gradebook/{ASSIGNMENT}/{NB01}"), "html.parser")
     link = next(tr.select_one("a.name-shown")["href"] for tr in soup.select("table tbody tr")
                 if tr.select_one("a.name-shown") and tr.select_one("a.name-shown").text == "garbled")
-    text = " ".join(bs4.BeautifulSoup(page(formgrader.removesuffix("/formgrader") + link), "html.parser")
+    text = " ".join(bs4.BeautifulSoup(page(formgrader, link), "html.parser")
                     .get_text(" ").split())
     assert "This notebook's file could not be read" in text and "it is not complete JSON" in text
 
