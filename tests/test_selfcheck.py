@@ -1,4 +1,5 @@
 """``pytest <notebook>`` gives one result per exercise with its visible points."""
+import os
 import subprocess
 import sys
 
@@ -13,9 +14,12 @@ from .conftest import EXERCISES, ROOT, SOLUTIONS
 pytestmark = pytest.mark.slow
 
 
-def self_check(path):
+def self_check(path, on_ci=None):
+    """``pytest <notebook>`` as a student runs it; ``on_ci``: with CI set or unset (pytest prints more on CI)."""
+    env = {k: v for k, v in os.environ.items() if k != "CI"} if on_ci is False else \
+        {**os.environ, "CI": "true"} if on_ci else None
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", str(path)],
-                          cwd=ROOT, capture_output=True, text=True)
+                          cwd=ROOT, capture_output=True, text=True, env=env)
 
 
 def test_untouched_notebook_fails_every_exercise_and_says_why():

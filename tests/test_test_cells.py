@@ -72,9 +72,10 @@ def test_the_test_cell_says_the_points_on_the_notebooks_scale(ran_in_jupyter):
 
 
 @pytest.mark.slow
-def test_pytest_says_the_points_as_the_test_cell_does(tmp_path):
+@pytest.mark.parametrize("on_ci", [False, True], ids=["terminal", "ci"])
+def test_pytest_says_the_points_as_the_test_cell_does(tmp_path, on_ci):
     wrong_steps_notebook(tmp_path)
-    run = self_check(tmp_path / STEPS)
+    run = self_check(tmp_path / STEPS, on_ci)
     said = " ".join(run.stdout.split())
     assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points, the other checks run " \
            "at grading" in said

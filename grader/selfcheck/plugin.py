@@ -1,5 +1,6 @@
 """The pytest plugin behind the self-check: one test item per exercise of a notebook."""
 import pytest
+from _pytest._code.code import TerminalRepr
 
 from ..checks.framework import grade_locally
 from ..checks.grade import format_results, grader_problem
@@ -34,7 +35,28 @@ class NotebookFile(pytest.File):
 
 
 class ExerciseFailed(Exception):
-    pass
+    """An exercise's report (the exception's text) and its headline, for pytest's one-line summary."""
+
+    def __init__(self, report, summary):
+        super().__init__(report)
+        self.summary = summary
+
+
+class ExerciseReport(TerminalRepr):
+    """What pytest shows of a failed exercise: the report under its name, the headline alone in the short
+    summary (a report given as text would be repeated whole there on CI, or with ``-vv``)."""
+
+    class Crash:
+        def __init__(self, message):
+            self.message = message
+
+    def __init__(self, failed):
+        self.text = str(failed)
+        self.reprcrash = self.Crash(failed.summary)
+
+    def toterminal(self, tw):
+        for line in self.text.splitlines():
+            tw.line(line)
 
 
 class ExerciseItem(pytest.Item):
@@ -50,18 +72,20 @@ class ExerciseItem(pytest.Item):
         passed = 0 if self.results is None else sum(r.failure is None for r in self.results)
         self.user_properties += [("visible_checks", (passed, checks)), ("points", exercise_points(self.name))]
         if self.results is None:
-            raise ExerciseFailed(wrap(f"{self.name} does not exist when its test cell is reached: run its cell, "
-                                      "and keep its name as given."))
+            missing = f"{self.name} does not exist when its test cell is reached: run its cell, and keep its name " \
+                "as given."
+            raise ExerciseFailed(wrap(missing), missing)
         report = format_results(self.name, self.results, exercise_points(self.name))
+        summary = headline(self.name, ((passed, checks), None), exercise_points(self.name))
         if problem := grader_problem(self.name, self.results):
             raise ExerciseFailed(report + "\n" + wrap(f"{problem}. This is a problem of the grader, not of your "
-                                                       "code: tell your instructor."))
+                                                       "code: tell your instructor."), f"{summary}; {problem}")
         if passed < checks:
-            raise ExerciseFailed(report)
+            raise ExerciseFailed(report, summary)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ExerciseFailed):
-            return str(excinfo.value)
+            return ExerciseReport(excinfo.value)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
