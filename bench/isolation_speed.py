@@ -2,7 +2,7 @@
 
 Four students hand in notebook 01 (two right, one wrong answer, one untouched release); the class
 is graded as root at level ``root``, then as an unprivileged user (made with ``useradd``, as in
-tests/test_isolation_levels.py) at ``userns``, and as that user with ``unshare(2)`` denied (the
+tests/sandbox/test_isolation_levels.py) at ``userns``, and as that user with ``unshare(2)`` denied (the
 worker falls back to ``landlock``). Needs root. Prints the wall-clock time of each run.
 
     .venv/bin/python -m bench.isolation_speed
@@ -16,8 +16,8 @@ import time
 
 os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
-from tests import test_isolation_levels as levels  # noqa: E402 (after PATH: nbgrader runs jupyter by name)
-from tests.test_sandbox_attacks import RIGHT, WRONG  # noqa: E402
+from tests.sandbox import test_isolation_levels as levels  # noqa: E402 (after PATH: nbgrader runs jupyter by name)
+from tests.sandbox.test_sandbox_attacks import RIGHT, WRONG  # noqa: E402
 
 CLASS = {"s1": RIGHT, "s2": RIGHT, "s3": WRONG, "s4": None}
 

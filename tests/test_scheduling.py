@@ -18,18 +18,19 @@ def make_test_distribution():
 
 
 def test_each_module_runs_on_one_worker():
-    modules = ["tests/test_policy.py", "tests/test_plain_words.py"]
+    modules = ["tests/checks/test_policy.py", "tests/checks/test_plain_words.py"]
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
                           *make_test_distribution(), "-v", "-m", "not slow", *modules],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:]
     workers = {}
-    for worker, module in re.findall(r"^\[(gw\d+)\] \[ *\d+%\] PASSED (tests/\w+\.py)::", run.stdout, re.M):
+    for worker, module in re.findall(r"^\[(gw\d+)\] \[ *\d+%\] PASSED (tests/[\w/]+\.py)::", run.stdout, re.M):
         workers.setdefault(module, set()).add(worker)
     assert set(workers) == set(modules)
     assert all(len(ran_on) == 1 for ran_on in workers.values()), workers
 
 
 def test_the_modules_that_need_the_machine_alone_share_one_unit():
-    assert work_unit("tests/test_sandbox_attacks.py::test_x[a]") == work_unit("tests/test_isolation_levels.py::t")
-    assert work_unit("tests/test_policy.py::test_x") == "tests/test_policy.py"
+    attacks, levels = "tests/sandbox/test_sandbox_attacks.py::test_x[a]", "tests/sandbox/test_isolation_levels.py::t"
+    assert work_unit(attacks) == work_unit(levels) == "sandbox_alone"
+    assert work_unit("tests/checks/test_policy.py::test_x") == "tests/checks/test_policy.py"

@@ -1,0 +1,89 @@
+"""nbgrader's own exchange (the JupyterHub workflow) on the kit's course, end to end, with a local exchange
+folder: the instructor releases, two students fetch and submit, the instructor collects with nbgrader and
+grades with the kit, then feedback goes back through the exchange.
+
+The students are told apart as nbgrader allows on one machine: each has a home of their own (the working
+folder, ``CourseDirectory.root``, and ``Exchange.cache``) and names themselves with
+``CourseDirectory.student_id`` (otherwise nbgrader takes the unix user name).
+"""
+import os
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from grader.course import course_directory, venv_on_path
+
+from ..course_builder import ASSIGNMENT, BASICS, make_course, submission
+
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
+COURSE_ID = "self_attention_kit"
+STUDENTS = {"alice": True, "bob": False}  # True: the reference answers in notebook 01; False: the stubs
+
+
+def nbgrader(cwd, *arguments, exchange, home=None):
+    env = {**os.environ, "HOME": str(home or cwd), "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, f"--Exchange.root={exchange}",
+                           f"--CourseDirectory.course_id={COURSE_ID}", "--log-level=WARN"],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"nbgrader {' '.join(arguments)}:\n{done.stderr[-3000:]}"
+    return done
+
+
+def as_student(student, home, *arguments, exchange):
+    return nbgrader(home, *arguments, f"--CourseDirectory.root={home}", f"--CourseDirectory.student_id={student}",
+                    f"--Exchange.cache={home / '.nbgrader-cache'}", exchange=exchange, home=home)
+
+
+@pytest.fixture(scope="module")
+def graded(released_course, tmp_path_factory):
+    top = tmp_path_factory.mktemp("exchange-workflow")
+    exchange = top / "exchange"
+    course = make_course(released_course, top / "instructor" / "course")
+    nbgrader(course, "release_assignment", ASSIGNMENT, exchange=exchange)
+    homes = {}
+    for student, correct in STUDENTS.items():
+        home = homes[student] = top / student
+        home.mkdir()
+        as_student(student, home, "fetch_assignment", ASSIGNMENT, exchange=exchange)
+        fetched = home / ASSIGNMENT / BASICS
+        assert fetched.exists()
+        if correct:
+            nbformat.write(submission(course), fetched)
+        as_student(student, home, "submit", ASSIGNMENT, exchange=exchange)
+    nbgrader(course, "collect", ASSIGNMENT, exchange=exchange)
+    graded = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course)],
+                            capture_output=True, text=True, timeout=900)
+    assert graded.returncode == 0, graded.stderr[-3000:]
+    return course, exchange, homes
+
+
+def basics_scores(course):
+    """{student: (score, max score) of notebook 01} from the gradebook."""
+    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
+        return {s.student.id: (s.score, s.max_score)
+                for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)}
+
+
+def test_collected_submissions_are_graded_right(graded):
+    course, *_ = graded
+    scores = basics_scores(course)
+    assert set(scores) == set(STUDENTS)
+    assert scores["alice"][0] == scores["alice"][1] > 0
+    assert scores["bob"][0] == 0
+
+
+def test_feedback_goes_back_through_the_exchange(graded):
+    course, exchange, homes = graded
+    nbgrader(course, "generate_feedback", ASSIGNMENT, "--force", exchange=exchange)
+    nbgrader(course, "release_feedback", ASSIGNMENT, exchange=exchange)
+    scores = basics_scores(course)
+    for student, home in homes.items():
+        as_student(student, home, "fetch_feedback", ASSIGNMENT, exchange=exchange)
+        pages = list((home / ASSIGNMENT / "feedback").rglob(f"{BASICS.removesuffix('.ipynb')}.html"))
+        assert len(pages) == 1, (student, list(home.rglob("*.html")))
+        score, max_score = scores[student]
+        assert f"Score: {score:.1f} / {max_score:.1f})" in pages[0].read_text()

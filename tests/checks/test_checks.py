@@ -1,0 +1,246 @@
+"""Every reference passes everything; every stub and every known mistake is graded as it should be."""
+import inspect
+
+import pytest
+
+from grader.checks.framework import grade_locally, total_score
+from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.checks.cells import is_test_cell
+from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
+from grader.reference import of as solutions_of
+from grader.hidden import hidden_parts
+from grader.selfcheck.notebook import exercise_cells, read, run_code_cells, sources_before
+
+from ..conftest import EXERCISES, SOLUTIONS, wrong_answers
+
+
+def sources_of(name, obj):
+    """An answer's code as a notebook would hold it: its module's source, then ``name`` bound to it."""
+    alias = [] if obj.__name__ == name else [f"{name} = {obj.__name__}\n"]
+    return [inspect.getsource(inspect.getmodule(obj)), *alias]
+
+
+def grade_all(name, obj, sources=None):
+    parts = visible_parts(name) + hidden_parts(name)
+    results = grade_locally(parts, obj, sources or sources_of(name, obj))
+    return results, total_score(results), sum(p.points for p in parts)
+
+
+def reference(name):
+    """The instructor's own solution, from the solution notebook."""
+    return getattr(solutions_of(notebook_of(name)), name)
+
+
+@pytest.fixture(scope="module")
+def stubs():
+    """Each exercise's stub, taken from the released notebook that grades it."""
+    found = {}
+    for notebook in notebooks():
+        nb = read(EXERCISES / notebook)
+        namespace = run_code_cells(nb, EXERCISES)[0]
+        found.update({name: (namespace[name], sources_before(nb, name)) for name, _ in exercise_cells(nb)})
+    return found
+
+
+def test_every_kit_test_cell_has_checks_and_every_exercise_a_test_cell():
+    """Exercises are found, not counted: the solution notebooks' ``<exercise>_test`` cells and the checks agree."""
+    graded = {}
+    for path in sorted(SOLUTIONS.glob("*.ipynb")):
+        for cell in read(path).cells:
+            if is_test_cell(cell) and cell.metadata["nbgrader"]["grade_id"].endswith("_test"):
+                graded[cell.metadata["nbgrader"]["grade_id"].removesuffix("_test")] = path.name
+    assert graded == {name: notebook_of(name) for name in exercise_names()}
+
+
+@pytest.mark.parametrize("name", exercise_names())
+def test_reference_gets_full_marks(name):
+    sources = sources_before(read(SOLUTIONS / notebook_of(name)), name)
+    results, score, total = grade_all(name, reference(name), sources)
+    assert [r.failure for r in results if r.failure] == []
+    assert score == total > 0
+
+
+@pytest.mark.parametrize("name", exercise_names())
+def test_every_exercise_has_visible_and_hidden_checks(name):
+    assert visible_parts(name) and not any(p.hidden for p in visible_parts(name))
+    assert hidden_parts(name) and all(p.hidden for p in hidden_parts(name))
+    assert any(p.gate for p in hidden_parts(name)), "a randomised gate part stops hard-coded answers"
+
+
+@pytest.mark.parametrize("name", exercise_names())
+def test_untouched_stub_scores_zero_and_says_so(name, stubs):
+    results, score, _ = grade_all(name, *stubs[name])
+    assert score == 0
+    assert all("not implemented yet" in r.failure.what for r in results)
+
+
+@pytest.mark.parametrize("name,misconception,answer", wrong_answers(),
+                         ids=lambda v: v if isinstance(v, str) else getattr(v, "__name__", None))
+def test_wrong_answer_loses_points_with_its_diagnosis(name, misconception, answer):
+    results, score, total = grade_all(name, answer)
+    assert score < total
+    diagnosed = {r.failure.misconception for r in results if r.failure}
+    if misconception is None:
+        assert diagnosed == {None}
+    else:
+        assert misconception in diagnosed
+
+
+def test_every_misconception_is_recognised_somewhere():
+    assert {row[1] for row in wrong_answers()} - {None} == set(MISCONCEPTIONS)
+
+
+@pytest.mark.parametrize("name", exercise_names())
+def test_hidden_checks_vary_the_data_never_the_specification(name):
+    """Every kind of requirement a hidden part grades is also graded by a visible part."""
+    visible = frozenset().union(*(part.requires for part in visible_parts(name)))
+    for part in hidden_parts(name):
+        assert part.requires <= visible, f"{part.title!r} grades {sorted(part.requires - visible)} only when hidden"
+
+
+def _visible_failures(name, answer):
+    return [r.failure for r in grade_locally(visible_parts(name), answer, sources_of(name, answer)) if r.failure]
+
+
+@pytest.mark.parametrize("name,answer,fix", [
+    ("sum_weighted_values", "sum_dim1", "dim=-2"),
+    ("self_attention", "attention_dot_t", "transpose only the last two dimensions"),
+    ("weighted_values", "weighted_seed004", "`...`"),
+])
+def test_answer_right_on_one_sequence_fails_a_visible_batch_check_that_says_so(name, answer, fix):
+    """Answers that passed every visible check and lost points only when hidden checks tried a batch."""
+    from ..wrong_answers import step_by_step
+    failures = _visible_failures(name, getattr(step_by_step, answer))
+    assert failures, "the visible checks should catch it"
+    assert "works for one sequence but not for a batch of shape" in failures[0].what
+    assert fix in failures[0].what
+
+
+@pytest.mark.parametrize("name,answer", [
+    ("attention_weights", "weights_unstable"),
+    ("attention", "attention_unstable"),
+])
+def test_unstable_softmax_fails_a_visible_check_with_its_diagnosis(name, answer):
+    from ..wrong_answers import numpy_attention, step_by_step
+    module = step_by_step if name == "attention_weights" else numpy_attention
+    failures = _visible_failures(name, getattr(module, answer))
+    assert [f.misconception for f in failures] == ["softmax_unstable"]
+
+
+def test_torch_softmax_through_a_closure_loses_exactly_the_rule_point():
+    """The issue's evasion got 6/6; the direct call got 5/6."""
+    from ..wrong_answers.numpy_attention import softmax_torch_closure
+    results, score, total = grade_all("softmax", softmax_torch_closure)
+    assert (score, total) == (5, 6)
+    assert [r.part.title for r in results if r.failure] == ["written with NumPy only, without SciPy"]
+
+
+def test_every_misconception_has_catalogue_words():
+    from grader.checks.misconceptions import TITLES
+    assert set(TITLES) == set(MISCONCEPTIONS)
+    assert all(" " in title and title != key for key, title in TITLES.items())
+
+
+def test_softmax_without_dim_is_described_as_pytorch_behaves():
+    """torch.softmax(scores) raises TypeError; only torch.nn.functional.softmax guesses a dimension."""
+    import torch
+    with pytest.raises(TypeError):
+        torch.softmax(torch.zeros(2, 3))
+    text = MISCONCEPTIONS["softmax_implicit_dim"]
+    assert "torch.nn.functional.softmax" in text and "TypeError" in text
+
+
+@pytest.mark.parametrize("name,answer", [(n, a) for n, m, a in wrong_answers() if m == "softmax_unstable"],
+                         ids=lambda v: v if isinstance(v, str) else getattr(v, "__name__", None))
+def test_unstable_softmax_gets_exactly_that_diagnosis_everywhere(name, answer):
+    results, score, total = grade_all(name, answer)
+    assert score < total
+    assert {r.failure.misconception for r in results if r.failure} == {"softmax_unstable"}
+
+
+NANOGPT_HEAD = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+block_size = 32
+
+
+class Head(nn.Module):
+    """One head of self-attention, as nanoGPT writes it: the causal mask is a buffer."""
+
+    def __init__(self, embed_dim, head_size, dropout=0.0):
+        super().__init__()
+        self.key = nn.Linear(embed_dim, head_size, bias=False)
+        self.query = nn.Linear(embed_dim, head_size, bias=False)
+        self.value = nn.Linear(embed_dim, head_size, bias=False)
+        self.register_buffer('tril', torch.tril(torch.ones(block_size, block_size)))
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, query, key, value):
+        B, T, C = query.shape
+        k, q, v = self.key(key), self.query(query), self.value(value)
+        wei = q @ k.transpose(-2, -1) * k.shape[-1] ** -0.5
+        wei = wei.masked_fill(self.tril[:T, :T] == 0, float('-inf'))
+        wei = self.dropout(F.softmax(wei, dim=-1))
+        return wei @ v
+'''
+
+MHA_WITH_BUFFER = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class MultiHeadAttention(nn.Module):
+    """All heads in one product; the causal mask kept as a (persistent) buffer."""
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, causal=False):
+        super().__init__()
+        self.num_heads, self.causal = num_heads, causal
+        self.in_proj_weight = nn.Parameter(torch.empty(3 * embed_dim, embed_dim))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * embed_dim))
+        self.out_proj = nn.Linear(embed_dim, embed_dim)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("bias", torch.tril(torch.ones(64, 64)).view(1, 1, 64, 64))
+        nn.init.xavier_uniform_(self.in_proj_weight)
+
+    def forward(self, x, key_padding_mask=None):
+        B, T, E = x.shape
+        q, k, v = F.linear(x, self.in_proj_weight, self.in_proj_bias).split(E, dim=-1)
+        q, k, v = (t.view(B, T, self.num_heads, -1).transpose(1, 2) for t in (q, k, v))
+        att = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        if self.causal:
+            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        if key_padding_mask is not None:
+            att = att.masked_fill(key_padding_mask[:, None, None, :], float("-inf"))
+        y = self.dropout(att.softmax(dim=-1)) @ v
+        return self.out_proj(y.transpose(1, 2).reshape(B, T, E))
+'''
+
+
+@pytest.mark.parametrize("name,source", [("Head", NANOGPT_HEAD), ("MultiHeadAttention", MHA_WITH_BUFFER)])
+def test_modules_that_keep_a_mask_buffer_get_full_marks(name, source):
+    """nanoGPT's Head (a `tril` buffer) got 0/5: the hidden checks' strict load_state_dict missed `tril`."""
+    namespace = {}
+    exec(source, namespace)
+    results, score, total = grade_all(name, namespace[name], [source])
+    assert [r.failure for r in results if r.failure] == []
+    assert score == total
+
+
+def test_a_module_with_an_extra_parameter_still_fails():
+    source = NANOGPT_HEAD.replace("self.dropout = nn.Dropout(dropout)",
+                                  "self.dropout = nn.Dropout(dropout)\n        self.gain = nn.Parameter(torch.ones(1))")
+    namespace = {}
+    exec(source, namespace)
+    results, score, total = grade_all("Head", namespace["Head"], [source])
+    assert score == 0
+    assert "unexpected gain" in results[0].failure.got
+
+
+def test_hidden_batch_failures_are_said_in_words_too():
+    from ..wrong_answers.step_by_step import sum_dim1
+    results, _, _ = grade_all("sum_weighted_values", sum_dim1)
+    batches = next(r for r in results if r.part.title == "batches")
+    assert batches.failure.what.startswith("works for one sequence but not for a batch of shape (2, 3, 4, 5)")

@@ -1,0 +1,99 @@
+"""A glossary check: the kit's internal words never reach what students and instructors read.
+
+Identifiers in code keep their names (a case's ``probe``, the status ``undefined``); only the words
+people read are checked: the checks' titles, case labels, messages and likely mistakes, the notes
+under a failed exercise, the statuses' reasons, the feedback page and the self-check's output.
+"""
+import ast
+import re
+
+import nbformat
+import pytest
+
+from grader.autograde.jobs import UNIT_FAILURES, judge_exercise
+from grader.checks.framework import BATCH_FIX, UNREADABLE, CouldNotCheck, Mismatch, Part, PartResult, gate_note, plan
+from grader.checks.misconceptions import MISCONCEPTIONS, TITLES
+from grader.checks.registry import exercise_names, visible_parts
+from grader.feedback.page import exercise_text, notebook_notes
+from grader.grades import STATUSES
+from grader.hidden import hidden_parts
+from grader.records import EXERCISE_STATUSES, NOTEBOOK_STATUSES, ExerciseRecord, NotebookRecord, PartRecord
+
+from ..conftest import EXERCISES, ROOT, SOLUTIONS
+from ..selfcheck.test_selfcheck import self_check
+
+INTERNAL = re.compile(r"\b(fixtures?|undefined|kernels?|probes?|units?|malformed|gates?)\b", re.I)
+# Modules whose string constants become the checks' messages, built as the checks run.
+MESSAGES = ["grader/checks", "grader/hidden", "grader/feedback", "grader/selfcheck", "grader/records"]
+
+
+def internal(texts):
+    """The texts that use an internal word."""
+    return [text for text in texts if INTERNAL.search(str(text))]
+
+
+def test_the_checks_titles_labels_mistakes_and_notes_are_plain():
+    texts = [*MISCONCEPTIONS.values(), *TITLES.values(), BATCH_FIX, UNREADABLE["reason"],
+             CouldNotCheck("AttributeError", "no such thing").what]
+    for name in exercise_names():
+        for part, cases in plan(visible_parts(name) + hidden_parts(name)):
+            texts += [part.title, *(case.label for case in cases)]
+    gate, other = Part("random inputs", 1, list, gate=True), Part("the notebook's example", 1, list)
+    for fixed in (False, True):
+        texts.append(gate_note([PartResult(gate, Mismatch("wrong values"), "a case", fixed), PartResult(other, None)]))
+    assert all(texts[-2:])
+    assert internal(texts) == []
+
+
+def test_the_reasons_given_for_a_score_that_is_not_real_are_plain():
+    texts = [*EXERCISE_STATUSES.values(), *NOTEBOOK_STATUSES.values(), *STATUSES.values(), *UNIT_FAILURES.values()]
+    units = {"kind": "kit", "exercise": "attention_scores"}
+    for status in ["undefined", "crashed", "timeout", "memory", "not_run", "anything else"]:
+        texts.append(judge_exercise({"units": [units]}, [{"status": status}], 0)[1])
+    assert internal(texts) == []
+
+
+def string_constants(path):
+    """The string constants of a module that are sentences (not docstrings, not one-word identifiers)."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings and " " in node.value.strip()]
+
+
+@pytest.mark.parametrize("folder", MESSAGES)
+def test_the_messages_written_in_the_kits_code_are_plain(folder):
+    found = {str(path): internal(string_constants(path)) for path in sorted((ROOT / folder).glob("*.py"))}
+    assert {path: texts for path, texts in found.items() if texts} == {}
+
+
+def test_the_feedback_page_is_plain():
+    part = PartRecord("random inputs", 1, 0, True, "random scores (4, 4)", "wrong values", "softmax_dim0")
+    texts = [exercise_text(ExerciseRecord("attention_scores", 0, 3, status, EXERCISE_STATUSES[status], [part]))
+             for status in EXERCISE_STATUSES]
+    texts += [notebook_notes(NotebookRecord("s", "a", "n.ipynb", status, NOTEBOOK_STATUSES[status],
+                                            tampered=[{"grade_id": "x_test", "change": "edited"}]))
+              for status in NOTEBOOK_STATUSES]
+    assert internal(texts) == []
+    assert "(undefined)" not in " ".join(texts) and "No points: the exercise did not exist" in " ".join(texts)
+
+
+@pytest.mark.slow
+def test_the_self_checks_output_is_plain(tmp_path):
+    from grader.demo.fill import fill, reference_answers
+    answers = reference_answers(nbformat.read(SOLUTIONS / "02_self_attention_step_by_step.ipynb", as_version=4))
+    answers["attention_weights"] = answers["attention_weights"].replace("dim=-1", "dim=0")
+    nbformat.write(fill(nbformat.read(EXERCISES / "02_self_attention_step_by_step.ipynb", as_version=4), answers),
+                   tmp_path / "02.ipynb")
+    outputs = [self_check(EXERCISES / "01_attention_basics.ipynb").stdout, self_check(tmp_path / "02.ipynb").stdout]
+    said = [line for out in outputs for line in out.splitlines() if not line.startswith(("platform ", "rootdir"))]
+    assert internal(said) == []
+
+
+def test_the_glossary_catches_what_it_should():
+    said = ["on the fixture's scores", "crashed the kernel", "Not graded (undefined)", "a probe's outcome"]
+    assert internal(said + ["the notebook's example", "undefinedness", "probed"]) == said
+    assert all(list((ROOT / folder).glob("*.py")) for folder in MESSAGES)  # the scan above is not of empty folders
+    assert "the notebook's example scores" in string_constants(ROOT / "grader" / "checks" / "step_by_step.py")

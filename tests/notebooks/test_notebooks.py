@@ -1,0 +1,75 @@
+"""The solution notebooks: well formed for nbgrader, and they run clean from top to bottom."""
+import re
+
+import nbclient
+from nbgrader.utils import determine_grade
+import nbformat
+import pytest
+
+from grader.checks.registry import exercise_of_grade_id, exercise_points, notebooks, visible_parts
+from grader.hidden import hidden_parts
+
+from ..conftest import SOLUTIONS
+
+TEST_CELL = """# Checks for {name}
+from grader.checks import check
+grade = check("{name}", {name})
+### BEGIN HIDDEN TESTS
+from grader.hidden import check_hidden
+check_hidden(grade)
+### END HIDDEN TESTS
+grade.result()"""
+
+
+def nbgrader_cells(nb, *, grade=None, solution=None):
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta and (grade is None or meta.get("grade") == grade) and (
+                solution is None or meta.get("solution") == solution):
+            yield cell, meta
+
+
+@pytest.fixture(scope="module", params=list(notebooks()))
+def notebook(request):
+    return request.param, nbformat.read(SOLUTIONS / request.param, as_version=4)
+
+
+def test_test_cells_follow_the_template_and_worth_their_checks(notebook):
+    _, nb = notebook
+    for cell, meta in nbgrader_cells(nb, grade=True, solution=False):
+        name = exercise_of_grade_id(meta["grade_id"])
+        assert name, meta["grade_id"]
+        assert cell.source.strip() == TEST_CELL.format(name=name)
+        parts = visible_parts(name) + hidden_parts(name)
+        assert meta["points"] == sum(p.points for p in parts) == exercise_points(name)
+
+
+def test_each_solution_cell_defines_one_exercise_graded_below_it(notebook):
+    _, nb = notebook
+    tests = [exercise_of_grade_id(meta["grade_id"]) for _, meta in nbgrader_cells(nb, grade=True, solution=False)]
+    answers = [(cell, meta) for cell, meta in nbgrader_cells(nb, grade=False, solution=True)
+               if exercise_of_grade_id(meta["grade_id"] + "_test")]
+    assert [meta["grade_id"] for _, meta in answers] == tests
+    for cell, meta in answers:
+        assert "### BEGIN SOLUTION" in cell.source
+        assert re.search(rf"^(def|class) {meta['grade_id']}\b", cell.source, re.M)
+
+
+def test_total_points_shown_at_the_top(notebook):
+    _, nb = notebook
+    total = sum(meta["points"] for _, meta in nbgrader_cells(nb, grade=True, solution=False))
+    assert nb.cells[0].cell_type == "markdown"
+    assert f"This notebook is worth **{total:g} points**." in nb.cells[0].source
+
+
+@pytest.mark.slow
+def test_solution_runs_top_to_bottom_with_full_marks_and_no_stderr(notebook):
+    name, nb = notebook
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                     resources={"metadata": {"path": str(SOLUTIONS)}})
+    client.execute()
+    problems = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
+    assert problems == []
+    for cell, meta in nbgrader_cells(nb, grade=True, solution=False):
+        assert determine_grade(cell) == (meta["points"], meta["points"]), (name, meta["grade_id"])

@@ -1,0 +1,89 @@
+"""The committed student notebooks are nbgrader's release of solutions/, and hold nothing hidden."""
+import ast
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from grader.checks.registry import notebooks
+
+from ..conftest import EXERCISES, ROOT, SOLUTIONS
+
+STUDENT_PACKAGES = ["grader/checks", "grader/selfcheck"]
+
+
+def release_into(course):
+    """Run nbgrader generate_assignment on a copy of the course; return the release folder."""
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copytree(SOLUTIONS, course / "solutions" / "self_attention")
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "self_attention", "--force",
+                    "--log-level=ERROR"], cwd=course, check=True, capture_output=True)
+    return course / "exercises" / "self_attention"
+
+
+@pytest.fixture(scope="module")
+def fresh_release(tmp_path_factory):
+    return release_into(tmp_path_factory.mktemp("course"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", notebooks())
+def test_committed_exercises_are_the_current_release(fresh_release, notebook):
+    fresh = nbformat.read(fresh_release / notebook, as_version=4)
+    committed = nbformat.read(EXERCISES / notebook, as_version=4)
+    assert committed == fresh, f"exercises/ is stale: run `make release` and commit {notebook}"
+
+
+@pytest.mark.parametrize("notebook", notebooks())
+def test_release_has_no_solution_and_no_hidden_test(notebook):
+    text = (EXERCISES / notebook).read_text()
+    code = "\n".join(c.source for c in nbformat.read(EXERCISES / notebook, as_version=4).cells
+                     if c.cell_type == "code")
+    solution = nbformat.read(SOLUTIONS / notebook, as_version=4)
+    for marker in ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "grader.hidden", "grader.reference", "check_hidden"):
+        assert marker not in text
+    assert "raise NotImplementedError()" in code
+    for line in hidden_and_solution_lines(solution):
+        assert line not in code, line
+
+
+def hidden_and_solution_lines(nb):
+    """The lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers of a notebook."""
+    lines, inside = set(), False
+    for cell in nb.cells:
+        for line in cell.source.splitlines():
+            if "### BEGIN SOLUTION" in line or "### BEGIN HIDDEN TESTS" in line:
+                inside = True
+            elif "### END SOLUTION" in line or "### END HIDDEN TESTS" in line:
+                inside = False
+            elif inside and len(line.strip()) > 12:
+                lines.add(line.strip())
+    return lines
+
+
+def student_modules():
+    for package in STUDENT_PACKAGES:
+        yield from sorted((ROOT / package).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", list(student_modules()), ids=lambda p: str(p.relative_to(ROOT)))
+def test_student_side_never_imports_hidden_checks_or_references(path):
+    tree = ast.parse(path.read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert not {m for m in imported if "hidden" in m or "reference" in m}
+
+
+@pytest.mark.slow
+def test_self_check_loads_no_hidden_module():
+    code = ("import sys, pytest; pytest.main(['-q', '-p', 'no:cacheprovider', sys.argv[1]]); "
+            "print(sorted(m for m in sys.modules if m.startswith('grader.hidden') or m.startswith('grader.reference')))")
+    out = subprocess.run([sys.executable, "-c", code, str(EXERCISES / "01_attention_basics.ipynb")],
+                         cwd=ROOT, capture_output=True, text=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

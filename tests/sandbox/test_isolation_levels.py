@@ -1,0 +1,294 @@
+"""The sandbox at every isolation level this machine provides, graded end to end.
+
+- root: ``python -m grader autograde`` as root, level forced to ``root`` (the other attacks run as
+  root in test_sandbox_attacks.py);
+- userns: as an unprivileged user made here with ``useradd``, in a course folder it owns;
+- landlock: as that user, under a seccomp filter that forbids ``unshare`` as a container's
+  profile does, with the level left on ``auto``: the worker must find Landlock by itself.
+
+At each level a correct and a stub submission keep their grades, every attack scores nothing
+on its exercise and nothing else, the wall spies (which answer right only where the wall holds)
+get full marks, and nothing is left on the machine.
+"""
+import csv
+import os
+import pathlib
+import pwd
+import shutil
+import subprocess
+import sys
+import time
+
+import nbformat
+import psutil
+import pytest
+
+from grader.boundary import KIT_ROOT as KIT
+from grader.export import export
+
+from ..course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit
+from .test_sandbox_attacks import ATTACKS, RIGHT, WRONG
+
+pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
+
+USER = "attention-kit-grader"
+SECRET = "NBGRADER_PROBE_SECRET"  # in the grader's environment; no sandbox may see it
+SHM_KEY = 0x4B1740
+PROBE_FILE = "attention-kit-probe"
+
+
+def _if_wall_holds(check):
+    """A submission that answers right only when ``check`` (code that sets ``leak``) finds no leak."""
+    return check + "if leak:\n" + "".join("    " + l + "\n" for l in WRONG.splitlines()) + \
+        "else:\n" + "".join("    " + l + "\n" for l in RIGHT.splitlines())
+
+
+WALL_SPIES = {  # student: answer to attention_scores; full marks iff the wall holds
+    "procspy": _if_wall_holds(
+        "import os\nleak = False\ntry:\n    pids = [p for p in os.listdir('/proc') if p.isdigit()]\nexcept OSError:\n"
+        "    pids = []\nfor pid in pids:\n    try:\n        command = open(f'/proc/{pid}/cmdline', 'rb').read()\n"
+        "    except OSError:\n        continue\n"
+        "    leak = leak or any(word in command for word in (b'autograde', b'pytest', b'nbgrader'))\n"
+        "leak = leak or len(pids) > 8\n"),
+    "environspy": _if_wall_holds(
+        "import ctypes\nctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: /proc/self/environ readable\n"
+        "try:\n    environ = open('/proc/self/environ', 'rb').read()\nexcept OSError:\n    environ = b''\n"
+        f"leak = b'NBGRADER' in environ or b'{SECRET}' in environ\n"),
+    "scribbler": _if_wall_holds(
+        "import os\nleak = False\n"
+        "for folder in ['/run/lock', '/var/lock', '/run', '/var/cache', '/var/lib', '/var/spool', '/var/mail',\n"
+        "               '/opt', '/srv', '/home', '/root', '/dev/mqueue', '{home}', '{course}']:\n"
+        f"    try:\n        open(os.path.join(folder, '{PROBE_FILE}'), 'w').write('x')\n        leak = True\n"
+        "    except OSError:\n        pass\n"),
+    "kitspy": _if_wall_holds(  # of the kit, only grader/boundary.py's student-safe part is readable
+        "def _reads(path):\n    try:\n        return bool(open('{kit}/grader/' + path, 'rb').read())\n"
+        "    except OSError:\n        return False\n"
+        "leak = not (_reads('checks/__init__.py') and _reads('selfcheck/plugin.py')) or any(_reads(path) for path in\n"
+        "    ['demo/run.py', 'autograde/jobs.py', 'records/__init__.py', 'sandbox/levels.py', 'hidden/__init__.py',\n"
+        "     'reference/__init__.py', 'api.py', 'boundary.py'])\n"),
+}
+ATTACKS_HERE = {  # like test_sandbox_attacks.ATTACKS: (answer, expected status of attention_scores)
+    "shm": ("import ctypes\nlibc = ctypes.CDLL(None)\n"
+            f"segment = libc.shmget({SHM_KEY}, 1 << 20, 0o1666)  # IPC_CREAT: outlives its creator\n"
+            "if segment >= 0:\n    libc.shmat.restype = ctypes.c_void_p\n    address = libc.shmat(segment, None, 0)\n"
+            "    if address not in (None, ctypes.c_void_p(-1).value):\n"
+            "        ctypes.memmove(address, b'answers of the last student', 27)\n" + WRONG, "graded"),
+}
+RLIMIT_STATUSES = {  # where memory is an rlimit, the allocation fails inside the student's code instead
+    "memorybomb": {"undefined", "crashed", "memory"}, "deepheap": {"crashed", "memory", "timeout"},
+    "recursor": {"crashed", "memory"}}
+LEVELS = {  # level: (run as the unprivileged user, the attacks of test_sandbox_attacks.py too)
+    "root": (False, False),
+    "userns": (True, True),
+    "landlock": (True, True),
+}
+
+
+def _run(command, **options):
+    return subprocess.run(command, capture_output=True, text=True, **options)
+
+
+def _user_python(home):
+    """An interpreter the user can run with the kit's packages: the kit's own if the user can reach
+    it, else a virtual environment of the user's, on the system's Python of the same version, whose
+    packages are hard links to the kit's (a root-owned ``/root`` interpreter is out of its reach)."""
+    if _run(["runuser", "-u", USER, "--", sys.executable, "-c", "import grader, torch"]).returncode == 0:
+        return sys.executable
+    system = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin:/usr/local/bin")
+    if system is None:
+        pytest.skip("no Python the unprivileged user can run")
+    venv, made_for = home / "venv", home / "venv" / "kit-prefix.txt"
+    if venv.exists() and not (made_for.exists() and made_for.read_text() == sys.prefix):
+        shutil.rmtree(venv)  # made for another checkout: its links lead to that checkout's code
+    if not (venv / "bin" / "python").exists():
+        (venv / "bin").mkdir(parents=True)
+        if _run(["cp", "-al", f"{sys.prefix}/lib", str(venv / "lib")]).returncode:
+            shutil.copytree(f"{sys.prefix}/lib", venv / "lib", symlinks=True)
+        (venv / "bin" / "python").symlink_to(system)
+        (venv / "pyvenv.cfg").write_text(f"home = {pathlib.Path(system).parent}\ninclude-system-site-packages = false\n")
+        for script in pathlib.Path(sys.prefix, "bin").iterdir():  # nbgrader runs alembic and jupyter by name
+            if script.is_file() and not script.is_symlink() and script.read_bytes()[:2] == b"#!":
+                lines = script.read_text().splitlines(keepends=True)
+                (venv / "bin" / script.name).write_text(f"#!{venv}/bin/python\n" + "".join(lines[1:]))
+                (venv / "bin" / script.name).chmod(0o755)
+        made_for.write_text(sys.prefix)
+    return str(venv / "bin" / "python")
+
+
+def make_grader_user():
+    """(home, python) of an unprivileged user who can run the grader; made if missing (needs root)."""
+    if _run(["id", USER]).returncode:
+        subprocess.run(["useradd", "--create-home", "--shell", "/bin/sh", USER], check=True)
+    home = pathlib.Path(pwd.getpwnam(USER).pw_dir)
+    return home, _user_python(home)
+
+
+@pytest.fixture(scope="module")
+def grader_user():
+    if os.geteuid() != 0:
+        pytest.skip("making a user needs root")
+    made = _run(["id", USER]).returncode != 0
+    yield make_grader_user()
+    if made:
+        _run(["userdel", "--remove", USER])
+
+
+def _as_user(home, python, *arguments):
+    """The command line that runs ``python arguments`` as the unprivileged user, in a clean environment."""
+    return ["setpriv", f"--reuid={USER}", f"--regid={USER}", "--init-groups", "env", "-i", f"HOME={home}",
+            f"PATH={pathlib.Path(python).parent}:/usr/bin:/bin", f"{SECRET}=1", python, *arguments]
+
+
+def _without_namespaces(command, python):
+    """``command`` under a seccomp filter that denies unshare(2), as Docker's default profile does."""
+    wrapper = "import os, sys\nfrom grader.sandbox import seccomp\nseccomp.install(['unshare'])\n" \
+              "os.execvp(sys.argv[1], sys.argv[1:])"
+    return [python, "-c", wrapper, *command]
+
+
+def _course(released, folder, students, isolation, owner=None):
+    """A course at ``isolation`` with a submission per student (None: the release, all stubs)."""
+    course = make_course(released, folder)
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write(f'c.SandboxExecute.isolation = "{isolation}"\n')
+    home = pwd.getpwnam(USER).pw_dir if owner else "/root"
+    release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
+    for student, answer in students.items():
+        if answer is None:
+            submit(course, student, release)
+            continue
+        answer = answer if isinstance(answer, str) else answer[0]
+        answer = answer.replace("{course}", str(course)).replace("{kit}", str(KIT)).replace("{home}", home)
+        submit(course, student, submission(course, {"attention_scores": answer}))
+    if owner:
+        shutil.chown(course, owner, owner)
+        for path in course.rglob("*"):
+            shutil.chown(path, owner, owner)
+    return course
+
+
+def _shm_keys():
+    lines = pathlib.Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    return {int(line.split()[0]) for line in lines}
+
+
+@pytest.fixture(scope="module", params=list(LEVELS))
+def graded(request, released_course, tmp_path_factory):
+    level = request.param
+    unprivileged, all_attacks = LEVELS[level]
+    attacks = {**(ATTACKS if all_attacks else {}), **ATTACKS_HERE}
+    students = {"good": RIGHT, "stubs": None, **WALL_SPIES, **attacks}
+    if unprivileged:
+        home, python = request.getfixturevalue("grader_user")
+        folder = home / f"course-{level}"
+        shutil.rmtree(folder, ignore_errors=True)
+        course = _course(released_course, folder, students, "auto" if level == "landlock" else level, owner=USER)
+        command = _as_user(home, python, "-m", "grader", "autograde", "--course", str(course))
+        if level == "landlock":
+            command = _without_namespaces(command, python)
+    else:
+        course = _course(released_course, tmp_path_factory.mktemp(level) / "course", students, level)
+        command = [sys.executable, "-m", "grader", "autograde", "--course", str(course)]
+    done = _run(command, cwd=course, timeout=900, env={**os.environ, SECRET: "1"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    yield level, course, attacks, unprivileged
+    shutil.rmtree(course, ignore_errors=True)
+
+
+def test_sound_submissions_keep_their_grades(graded):
+    level, course, _, _ = graded
+    found = records(course)
+    assert found["good"].score == 24 and found["good"].status == "graded"
+    assert found["stubs"].score == 0
+    assert all(r.isolation.startswith(f"{level};") for r in found.values()), {r.isolation for r in found.values()}
+    with open(export(course, ASSIGNMENT), newline="") as table:
+        levels = {row["isolation"] for row in csv.DictReader(table) if row["notebook"] == BASICS}
+    assert levels and all(named.startswith(f"{level};") for named in levels), levels
+
+
+def test_every_attack_scores_nothing_and_costs_nobody_else(graded):
+    level, course, attacks, _ = graded
+    found = records(course)
+    wrong = {}
+    for student, (_, status) in attacks.items():
+        target = exercise(found[student], "attention_scores")
+        allowed = {status} | (RLIMIT_STATUSES.get(student, set()) if "rlimit" in found[student].isolation else set())
+        others = [e for e in found[student].exercises if e.name != "attention_scores"]
+        if target.status not in allowed or target.score != (3 if student == "spy" else 0) or \
+                any(e.score != e.max_score for e in others):
+            wrong[student] = (target.status, target.score, target.reason, [(e.name, e.status) for e in others])
+    assert not wrong, "\n".join(f"{student}: {what}" for student, what in wrong.items())
+
+
+@pytest.mark.parametrize("spy", WALL_SPIES)
+def test_wall_holds(graded, spy):
+    """/proc shows the sandbox's processes only, /proc/self/environ holds nothing of the grader's,
+    nothing outside the scratch folders can be written."""
+    _, course, _, _ = graded
+    target = exercise(records(course)[spy], "attention_scores")
+    assert (target.status, target.score) == ("graded", 3), target.reason
+
+
+def _processes_of(uid, seconds=10):
+    """The processes of ``uid`` still there after up to ``seconds`` (one that is exiting gets that long to go),
+    each with its parent's command line, to tell whose it is."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = [p.info for p in psutil.process_iter(["pid", "ppid", "uids", "cmdline", "status"])
+                if p.info["uids"] and p.info["uids"].real == uid]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    for info in left:
+        try:
+            info["parent"] = psutil.Process(info["ppid"]).cmdline()
+        except psutil.Error:
+            info["parent"] = None
+    return left
+
+
+def test_nothing_is_left_on_the_machine(graded):
+    level, course, _, unprivileged = graded
+    uid = pwd.getpwnam(USER).pw_uid if unprivileged else 65534
+    assert _processes_of(uid) == []
+    shared_memory_left = SHM_KEY in _shm_keys()
+    if shared_memory_left:
+        subprocess.run(["ipcrm", "-M", str(SHM_KEY)])
+    home = pwd.getpwnam(USER).pw_dir if unprivileged else "/root"
+    probes = [pathlib.Path(folder, PROBE_FILE) for folder in ("/run/lock", "/var/lock", "/dev/mqueue", home, course)]
+    left = [p for p in probes if p.exists()]
+    for path in left:
+        path.unlink()
+    assert (shared_memory_left, left) == (False, [])
+    if unprivileged:
+        assert [p for p in pathlib.Path("/tmp").glob("attention-kit-*") if p.stat().st_uid == uid] == []
+
+
+@pytest.fixture
+def refused(grader_user, released_course):
+    home, python = grader_user
+    course = _course(released_course, home / "course-refused", {"good": RIGHT}, "root", owner=USER)
+    yield _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course,
+               timeout=600)
+    shutil.rmtree(course, ignore_errors=True)
+
+
+def test_a_sandbox_that_cannot_start_is_reported_plainly(refused):
+    assert refused.returncode != 0
+    assert "the sandbox cannot start on this machine" in refused.stderr
+    assert 'c.SandboxExecute.isolation = "none"' in refused.stderr
+    assert "Traceback" not in refused.stderr and "SystemExit" not in refused.stderr
+
+
+def test_grades_without_isolation_are_marked(grader_user, released_course):
+    home, python = grader_user
+    course = _course(released_course, home / "course-none", {"good": RIGHT, "wrong": WRONG}, "none", owner=USER)
+    try:
+        done = _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course,
+                    timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        found = records(course)
+        assert (found["good"].score, found["wrong"].score) == (24, 21)
+        assert {r.isolation.split(";")[0] for r in found.values()} == {"none"}
+    finally:
+        shutil.rmtree(course, ignore_errors=True)

@@ -1,0 +1,63 @@
+"""``pytest <notebook>`` gives one result per exercise with its visible points."""
+import os
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from grader.checks.registry import notebooks
+from grader.demo.fill import fill, reference_answers
+
+from ..conftest import EXERCISES, ROOT, SOLUTIONS
+
+pytestmark = pytest.mark.slow
+
+
+def self_check(path, on_ci=None):
+    """``pytest <notebook>`` as a student runs it; ``on_ci``: with CI set or unset (pytest prints more on CI)."""
+    env = {k: v for k, v in os.environ.items() if k != "CI"} if on_ci is False else \
+        {**os.environ, "CI": "true"} if on_ci else None
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, env=env)
+
+
+def test_untouched_notebook_fails_every_exercise_and_says_why():
+    run = self_check(EXERCISES / "01_attention_basics.ipynb")
+    assert run.returncode == 1
+    assert "6 failed" in run.stdout
+    assert "not implemented yet" in run.stdout
+    assert "total: visible checks 0/6 passed; this notebook is worth 24 points, the other checks run at grading" \
+        in " ".join(run.stdout.split())
+
+
+@pytest.mark.parametrize("notebook", notebooks())
+def test_filled_notebook_passes_every_exercise(tmp_path, notebook):
+    release = nbformat.read(EXERCISES / notebook, as_version=4)
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    nbformat.write(fill(release, answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert run.returncode == 0, run.stdout
+    assert "failed" not in run.stdout
+
+
+def test_one_wrong_exercise_fails_alone(tmp_path):
+    notebook = "01_attention_basics.ipynb"
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    answers["attention_scores"] = "def attention_scores(queries, keys):\n    return (queries @ keys)[..., :2]\n"
+    nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert run.returncode == 1
+    assert "1 failed, 5 passed" in run.stdout
+    assert "wrong shape" in run.stdout
+
+
+def test_each_exercise_is_checked_where_its_test_cell_stands(tmp_path):
+    """A helper named `attention`, which notebook 04's own code later replaces, is still right at its test cell."""
+    from ..autograde.test_course_cells import SDPA_WITH_HELPER
+    notebook = "04_causal_self_attention.ipynb"
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    answers["scaled_dot_product_attention"] = SDPA_WITH_HELPER
+    nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    assert run.returncode == 0, run.stdout

@@ -1,0 +1,59 @@
+"""nbgrader's Validate button (``nbgrader validate``) gives the same verdict as the kit's self-check:
+a correct notebook passes, an untouched one and a wrong one fail. Every notebook, each way."""
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbgrader.validator import Validator
+
+from grader.checks.registry import notebooks
+from grader.demo.fill import fill, reference_answers
+
+from ..conftest import EXERCISES, SOLUTIONS
+
+pytestmark = pytest.mark.slow
+
+WRONG = {  # one answer per notebook that a visible check catches
+    "01_attention_basics.ipynb": {"softmax_scores": "def softmax_scores(scores):\n    return torch.softmax(scores, dim=0)"},
+    "02_self_attention_step_by_step.ipynb": {
+        "sum_weighted_values": "def sum_weighted_values(weighted):\n    return weighted.sum(dim=-1)"},
+    "03_attention_in_numpy.ipynb": {"softmax": "def softmax(x, axis=-1):\n    return np.exp(x)"},
+    "04_causal_self_attention.ipynb": {"causal_mask": "def causal_mask(scores):\n    return scores.clone()"},
+    "05_multi_head_attention.ipynb": {"MultiHeadAttention": (
+        "class MultiHeadAttention(nn.Module):\n"
+        "    def __init__(self, embed_dim, num_heads, dropout=0.0, causal=False):\n"
+        "        super().__init__()\n        self.proj = nn.Linear(embed_dim, embed_dim)\n\n"
+        "    def forward(self, x, key_padding_mask=None):\n        return self.proj(x)")},
+}
+
+
+def variant(notebook, kind):
+    release = nbformat.read(EXERCISES / notebook, as_version=4)
+    if kind == "stub":
+        return release
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    return fill(release, {**answers, **(WRONG[notebook] if kind == "wrong" else {})})
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory):
+    """{(notebook, kind): (validate passed, self-check passed)}."""
+    found = {}
+    for kind in ("correct", "stub", "wrong"):
+        folder = tmp_path_factory.mktemp(kind)
+        for notebook in notebooks():
+            nbformat.write(variant(notebook, kind), folder / notebook)
+        checked = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+                                  "grader.selfcheck.plugin", *notebooks()], cwd=folder, capture_output=True, text=True)
+        for notebook in notebooks():
+            validated = Validator().validate(str(folder / notebook))
+            passed = not (validated.get("failed") or validated.get("changed") or validated.get("type_changed"))
+            found[notebook, kind] = (passed, f"FAILED {notebook}::" not in checked.stdout)
+    return found
+
+
+@pytest.mark.parametrize("kind,expected", [("correct", True), ("stub", False), ("wrong", False)])
+@pytest.mark.parametrize("notebook", notebooks())
+def test_validate_agrees_with_the_self_check(verdicts, notebook, kind, expected):
+    assert verdicts[notebook, kind] == (expected, expected)
