@@ -13,4 +13,9 @@ def test_demo_grades_the_class_as_the_generator_expects(tmp_path):
     assert "bilal" in printed and "24/24" in printed
     assert (tmp_path / "demo" / "course" / "reports" / "self_attention" / "index.html").exists()
     autograded = list((tmp_path / "demo" / "course" / "autograded").rglob("*.ipynb"))
-    assert len(list((tmp_path / "demo" / "course" / "feedback").rglob("*.html"))) == len(autograded) >= 150
+    pages = list((tmp_path / "demo" / "course" / "feedback").rglob("*.html"))
+    assert len(pages) == len(autograded) >= 150
+    # Each graded cell of each page (nbgrader's "Grade cell:" box, then the kit's report under it) gives its
+    # likely mistake once at most, and some do give one.
+    cells = [cell for page in pages for cell in page.read_text().split("Grade cell:")[1:]]
+    assert len(cells) > 600 and max(cell.count("Likely mistake") for cell in cells) == 1
