@@ -44,7 +44,7 @@ def pytest_xdist_make_scheduler(config, log):
     module's fixtures are made once, and the units are handed out in the order collected (below).
 
     pytest-xdist's ``loadgroup`` would do it by marks, but it renames the tests to carry them, which pytest 9
-    no longer allows: every test would go to any worker on its own."""
+    no longer allows: every test would go to any worker on its own (pytest-xdist issue 1386, open)."""
     if config.getvalue("dist") != "loadscope":
         return None
     from xdist.scheduler import LoadScopeScheduling
