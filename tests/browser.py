@@ -3,13 +3,8 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 

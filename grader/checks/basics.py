@@ -4,7 +4,7 @@ import numpy as np
 from . import fixture
 from .framework import Case, Mismatch, Part
 from .judges import array_of, diagnose, finite, inputs_unchanged, show
-from .plain import TensorArg
+from .plain import TensorArg, call
 
 NOTEBOOK = "01_attention_basics.ipynb"
 
@@ -13,10 +13,6 @@ HIDDEN_STATES = np.array([[0.21, 0.51, 1.25], [4.13, -41.3, 0.31], [3.2, 0.02, 9
 STATE_SCORES = np.array([13.0, 9.0, 9.0], dtype=np.float32)
 # What scaling the columns gives (softmax(scores) * hidden_states, summed along each row), as the notebook shows.
 SCALED_COLUMNS = np.array([0.2337, 3.2598, 3.2541])
-
-
-def _call(*args):
-    return {"args": tuple(TensorArg(a) if isinstance(a, np.ndarray) else a for a in args), "kwargs": {}}
 
 
 def _softmax(a, axis=-1):
@@ -55,10 +51,10 @@ def _softmax_rows():
                                expected="row sums of 1", got=f"row sums {show(got.sum(axis=-1))}",
                                misconception="softmax_dim0" if dim0 else "softmax_implicit_dim" if implicit else None)
         return inputs_unchanged(judge, "softmax_scores")
-    return [Case("the notebook's example scores", rows((3, 3)), _call(fixture.SCORES)),
-            Case("one score vector [13, 9, 9]", rows((3,)), _call(STATE_SCORES)),
-            Case("a batch of score matrices (2, 3, 4)", rows((2, 3, 4)), _call(BATCH_SCORES), batch=(2, 3, 4)),
-            Case("large scores [[1000, 990, 1000], [-5, 800, 0]]", rows((2, 3), large=True), _call(LARGE_SCORES))]
+    return [Case("the notebook's example scores", rows((3, 3)), call(fixture.SCORES)),
+            Case("one score vector [13, 9, 9]", rows((3,)), call(STATE_SCORES)),
+            Case("a batch of score matrices (2, 3, 4)", rows((2, 3, 4)), call(BATCH_SCORES), batch=(2, 3, 4)),
+            Case("large scores [[1000, 990, 1000], [-5, 800, 0]]", rows((2, 3), large=True), call(LARGE_SCORES))]
 
 
 def _context_shape():
@@ -81,15 +77,15 @@ def _context_shape():
     large = np.array([1000.0, 990.0, 1000.0], dtype=np.float32)
     return [Case("the scores [13, 9, 9] and the three encoder states",
                  averaged(STATE_SCORES, HIDDEN_STATES, "context_vector(scores, hidden_states)"),
-                 _call(STATE_SCORES, HIDDEN_STATES)),
+                 call(STATE_SCORES, HIDDEN_STATES)),
             Case("5 positions of dimension 2", averaged(scores, states, "context_vector on 5 positions"),
-                 _call(scores, states)),
+                 call(scores, states)),
             Case("a batch: scores (2, 3), hidden states (2, 3, 4)",
-                 averaged(batch_scores, batch_states, "context_vector on a batch"), _call(batch_scores, batch_states),
+                 averaged(batch_scores, batch_states, "context_vector on a batch"), call(batch_scores, batch_states),
                  batch=(2, 3)),
             Case("large scores [1000, 990, 1000]",
                  averaged(large, HIDDEN_STATES, "context_vector on large scores", large=True),
-                 _call(large, HIDDEN_STATES))]
+                 call(large, HIDDEN_STATES))]
 
 
 def _keys_dtype():
@@ -105,9 +101,9 @@ def _keys_dtype():
     def float_judge(outcome):
         array_of(outcome, "Tensor", (2, 4), "floating", "compute_keys on 2 float vectors and 4 weight vectors")
     return [Case("the three integer vectors and the three integer weight vectors",
-                 inputs_unchanged(judge, "compute_keys"), {"args": (vs, ws), "kwargs": {}}),
+                 inputs_unchanged(judge, "compute_keys"), call(vs, ws)),
             Case("2 float vectors and 4 float weight vectors of dimension 5",
-                 inputs_unchanged(float_judge, "compute_keys"), {"args": (float_vs, float_ws), "kwargs": {}})]
+                 inputs_unchanged(float_judge, "compute_keys"), call(float_vs, float_ws))]
 
 
 def _qkv_shapes():
@@ -125,11 +121,11 @@ def _qkv_shapes():
                 array_of(item, "Tensor", (*n_shape, d), "floating", f"the {name} returned by project_qkv {what}")
         return inputs_unchanged(judge, "project_qkv")
     return [Case("the notebook's example x and weights", shapes((3,), 3, 3, "on the notebook's example"),
-                 _call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
+                 call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
             Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)", shapes((2,), 3, 4, "on x (2, 5)"),
-                 _call(*other)),
+                 call(*other)),
             Case("a batch: x (2, 3, 4) and the notebook's example weights", shapes((2, 3), 3, 3, "on a batch"),
-                 _call(*batch), batch=(2, 3, 4))]
+                 call(*batch), batch=(2, 3, 4))]
 
 
 def _query_shape():
@@ -145,7 +141,7 @@ def _query_shape():
         def judge(outcome, shape=shape, label=label):
             array_of(outcome, "Tensor", shape, "floating", f"query_scores on {label}")
         cases.append(Case(label, inputs_unchanged(judge, "query_scores"),
-                          _call(query.astype(np.float32), keys.astype(np.float32)),
+                          call(query.astype(np.float32), keys.astype(np.float32)),
                           batch=batch and tuple(query.shape)))
     return cases
 
@@ -162,7 +158,7 @@ def _scores_shape():
 
         def judge(outcome, shape=shape, label=label):
             array_of(outcome, "Tensor", shape, "floating", f"attention_scores on {label}")
-        cases.append(Case(label, judge, _call(queries.astype(np.float32), keys.astype(np.float32)),
+        cases.append(Case(label, judge, call(queries.astype(np.float32), keys.astype(np.float32)),
                           batch=queries.shape if batch else None))
     return cases
 

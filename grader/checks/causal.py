@@ -6,7 +6,7 @@ import numpy as np
 from . import fixture
 from .framework import Case, Mismatch, Part
 from .judges import array_of, close, finite, parameters_as_wanted, show
-from .plain import TensorArg
+from .plain import TensorArg, call
 
 NOTEBOOK = "04_causal_self_attention.ipynb"
 
@@ -16,10 +16,6 @@ def seed_x():
     """The notebook's input, torch.manual_seed(42); torch.randn(4, 8, 2), drawn without touching the global RNG."""
     import torch
     return torch.randn(4, 8, 2, generator=torch.Generator().manual_seed(42)).numpy()
-
-
-def _call(*args, **kwargs):
-    return {"args": tuple(TensorArg(a) if isinstance(a, np.ndarray) else a for a in args), "kwargs": kwargs}
 
 
 def rows_sum_to_one(weights, what):
@@ -41,7 +37,7 @@ def _running_mean_visible(name):
             def judge(outcome, x=x):
                 got = array_of(outcome, "Tensor", x.shape, "floating", f"{name}(x)")
                 close(got[:, 0], x[:, 0], f"step 0 of {name}(x) (the mean of the first token alone is that token)")
-            found.append(Case(label, judge, _call(x)))
+            found.append(Case(label, judge, call(x)))
         return found
     return cases
 
@@ -56,7 +52,7 @@ def _weights_visible():
             if np.any(future != 0):
                 raise Mismatch(f"causal_average_weights({T}) gives weight to the future: everything above the "
                                "diagonal must be 0.", expected="0 above the diagonal", got=show(got))
-        cases.append(Case(f"T = {T}", judge, _call(T)))
+        cases.append(Case(f"T = {T}", judge, call(T)))
     return cases
 
 
@@ -80,7 +76,7 @@ def _mask_visible():
                                expected="the input unchanged", got="the input overwritten")
             got = array_of(outcome, "Tensor", shape, "floating", what)
             close(got, masked(shape), what, diagnoses=[("masking_wrong", np.zeros(shape))])
-        cases.append(Case(label, judge, _call(np.zeros(shape, dtype=np.float32)), batch=batch and shape))
+        cases.append(Case(label, judge, call(np.zeros(shape, dtype=np.float32)), batch=batch and shape))
     return cases
 
 
@@ -106,14 +102,14 @@ def _sdpa_visible():
     batch = [rng.standard_normal((2, 3, 4)).astype(np.float32) for _ in range(3)]
     big = [a * 10 for a in (q, k)]
     return [Case("the notebook's example queries, keys and values, causal",
-                 lambda o: first_row_is_value(o, (3, 3), "the notebook's example", v), _call(q, k, v)),
-            Case("the notebook's example, causal=False", unmasked, _call(q, k, v, causal=False)),
+                 lambda o: first_row_is_value(o, (3, 3), "the notebook's example", v), call(q, k, v)),
+            Case("the notebook's example, causal=False", unmasked, call(q, k, v, causal=False)),
             Case("2 queries and 4 keys", lambda o: first_row_is_value(o, (2, 2), "q (2, 3), k (4, 3)", wide[2]),
-                 _call(*wide)),
+                 call(*wide)),
             Case("a batch of shape (2, 3, 4)", lambda o: first_row_is_value(o, (2, 3, 4), "a batch", batch[2]),
-                 _call(*batch), batch=(2, 3, 4)),
+                 call(*batch), batch=(2, 3, 4)),
             Case("large scores: the notebook's example queries and keys times 10",
-                 lambda o: first_row_is_value(o, (3, 3), "large scores", v, large=True), _call(*big, v))]
+                 lambda o: first_row_is_value(o, (3, 3), "large scores", v, large=True), call(*big, v))]
 
 
 HEAD_WEIGHTS = {"query.weight": fixture.W_QUERY.T.copy(), "key.weight": fixture.W_KEY.T.copy(),

@@ -7,16 +7,13 @@ import numpy as np
 from . import fixture
 from .framework import Case, Mismatch, Part
 from .judges import array_of, close, finite, read_source
+from .plain import numpy_call
 
 NOTEBOOK = "03_attention_in_numpy.ipynb"
 
 # What softmax may use: NumPy and the standard library's plain helpers, nothing that computes it for you.
 ALLOWED_MODULES = frozenset({"numpy", "math", "builtins", "functools", "operator", "typing", "numbers", "warnings"})
 LIBRARIES = re.compile(r"\b(scipy|torch|jax|tensorflow|sklearn)\b")
-
-
-def call(*args, **kwargs):
-    return {"args": args, "kwargs": kwargs}
 
 
 def not_mutated(outcome, what):
@@ -85,12 +82,12 @@ def _softmax_shape():
         return judge
     batch = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
     columns = (RNG.standard_normal((4, 5)) * 3).astype(np.float32)
-    return [Case("the notebook's example scores", rows((3, 3)), call(fixture.SCORES)),
-            Case("one vector of 5 scores", rows((5,)), call(columns[0].copy())),
-            Case("axis=0 on a (4, 5) array", rows((4, 5), axis=0), call(columns, axis=0)),
-            Case("a batch of shape (2, 3, 4)", rows((2, 3, 4)), call(batch), batch=(2, 3, 4)),
+    return [Case("the notebook's example scores", rows((3, 3)), numpy_call(fixture.SCORES)),
+            Case("one vector of 5 scores", rows((5,)), numpy_call(columns[0].copy())),
+            Case("axis=0 on a (4, 5) array", rows((4, 5), axis=0), numpy_call(columns, axis=0)),
+            Case("a batch of shape (2, 3, 4)", rows((2, 3, 4)), numpy_call(batch), batch=(2, 3, 4)),
             Case("large inputs [1000., 1000.]", rows((2,), large=True),
-                 call(np.array([1000.0, 1000.0], dtype=np.float32)))]
+                 numpy_call(np.array([1000.0, 1000.0], dtype=np.float32)))]
 
 
 def _softmax_code():
@@ -108,12 +105,12 @@ def _qkv_shape():
             not_mutated(outcome, what)
         return judge
     return [Case("the notebook's example", shapes([(3, 3)] * 3, "qkv(x, w_query, w_key, w_value)"),
-                 call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
+                 numpy_call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
             Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)",
                  shapes([(2, 3), (2, 3), (2, 4)], "qkv on x (2, 5)"),
-                 call(*other)),
+                 numpy_call(*other)),
             Case("a batch: x (2, 3, 4)", shapes([(2, 3, 3)] * 3, "qkv on a batch"),
-                 call(batch, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE), batch=(2, 3, 4))]
+                 numpy_call(batch, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE), batch=(2, 3, 4))]
 
 
 def _product_cases(name, with_values):
@@ -137,7 +134,7 @@ def _product_cases(name, with_values):
             if large:
                 finite(got, what)
         given = args if with_values else args[:2]
-        found.append(Case(label, judge, call(*given, **kwargs), batch=(2, 3, 4) if is_batch else None))
+        found.append(Case(label, judge, numpy_call(*given, **kwargs), batch=(2, 3, 4) if is_batch else None))
     return found
 
 

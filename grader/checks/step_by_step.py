@@ -4,17 +4,12 @@ import numpy as np
 from . import fixture
 from .framework import Case, Mismatch, Part
 from .judges import array_of, diagnose, finite, read_source, show
-from .plain import TensorArg
+from .plain import call, numpy_call
 
 NOTEBOOK = "02_self_attention_step_by_step.ipynb"
 
 # The source rounds the softmax of the notebook's example scores to these weights, for readability.
 APPROXIMATE_WEIGHTS = np.array([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]], dtype=np.float32)
-
-
-def call(*args, **kwargs):
-    """Probe parameters: every array is given to the student as a torch.Tensor."""
-    return {"args": tuple(TensorArg(a) if isinstance(a, np.ndarray) else a for a in args), "kwargs": kwargs}
 
 
 def array_diagnosed(outcome, kind, shape, what, diagnoses=()):
@@ -234,9 +229,9 @@ def _heatmap_visible():
         one_image_each(plots, 6, what)
         layout_judge(grid, titles, what)(outcome)
     return [Case("torch.eye(10).reshape(1, 1, 10, 10)", judge,
-                 {"args": (TensorArg(identity), "Keys", "Queries"), "kwargs": {}}, probe="heatmap"),
+                 call(identity, "Keys", "Queries"), probe="heatmap"),
             Case("a NumPy array of shape (2, 3, 3, 4) with titles: labels on the outer plots, one colour bar",
-                 grid_judge, {"args": (grid, "Keys", "Queries"), "kwargs": {"titles": titles}}, probe="heatmap"),
+                 grid_judge, numpy_call(grid, "Keys", "Queries", titles=titles), probe="heatmap"),
             Case("the code of show_heatmaps, read from the notebook", not_shown_in_source,
                  {"name": "show_heatmaps"}, probe="source")]
 

@@ -5,7 +5,7 @@ import torch
 from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import expect, inputs_unchanged, matches
-from ..checks.plain import TensorArg
+from ..checks.plain import TensorArg, call
 from .. import reference
 
 from . import known
@@ -15,12 +15,6 @@ NOTEBOOK = "01_attention_basics.ipynb"
 ref = reference.of(NOTEBOOK)
 
 QKV = ("queries", "keys", "values")
-
-
-def _call(*args, **kwargs):
-    return {"args": tuple(TensorArg(a) for a in args), "kwargs": kwargs}
-
-
 
 
 def _softmax(array, dim):
@@ -51,7 +45,7 @@ def _softmax_case(scores, expected, label, atol=1e-6, rtol=1e-5, diagnoses=None)
     what = f"softmax_scores on scores of shape {scores.shape}"
     diagnoses = _softmax_diagnoses(scores) if diagnoses is None else diagnoses
     judge = expect("Tensor", expected, what, rtol=rtol, atol=atol, diagnoses=diagnoses)
-    return Case(label, inputs_unchanged(judge, what), _call(scores))
+    return Case(label, inputs_unchanged(judge, what), call(scores))
 
 
 def _softmax_known():
@@ -102,7 +96,7 @@ def _context_case(scores, states, label):
     if scores.ndim >= 3:
         diagnoses.append(("softmax_implicit_dim", implicit))
     judge = expect("Tensor", _expected(ref.context_vector, scores, states), what, diagnoses=diagnoses)
-    return Case(label, inputs_unchanged(judge, what), _call(scores, states))
+    return Case(label, inputs_unchanged(judge, what), call(scores, states))
 
 
 def _context_known():
@@ -111,7 +105,7 @@ def _context_known():
     judge = expect("Tensor", known.CONTEXT_VECTOR, what, atol=known.SOURCE_ATOL,
                    diagnoses=[("context_scaled_columns", known.CONTEXT_SCALED_COLUMNS)])
     return [Case("the scores [13, 9, 9] and the three encoder states", inputs_unchanged(judge, what),
-                 _call(scores, states))]
+                 call(scores, states))]
 
 
 def _context_random(shapes, seed):
@@ -142,8 +136,7 @@ def _keys_case(vs, ws, label, atol=1e-6, dtype="floating"):
     what = f"compute_keys on {len(vs)} vectors and {len(ws)} weight vectors of dimension {vs[0].shape[0]}"
     expected = ref.compute_keys([torch.from_numpy(v) for v in vs], [torch.from_numpy(w) for w in ws]).numpy()
     judge = _integer_hint(expect("Tensor", expected, what, dtype=dtype, atol=atol))
-    return Case(label, inputs_unchanged(judge, what), {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]),
-                                            "kwargs": {}})
+    return Case(label, inputs_unchanged(judge, what), call([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]))
 
 
 def _keys_known():
@@ -152,7 +145,7 @@ def _keys_known():
     judge = _integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
     return [Case("the notebook's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3",
                  inputs_unchanged(judge, what),
-                 {"args": ([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]), "kwargs": {}})]
+                 call([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]))]
 
 
 def _keys_random(integer):
@@ -198,7 +191,7 @@ def _qkv_case(x, weights, label, expected=None, atol=1e-6):
     what = f"project_qkv on x {x.shape}"
     if expected is None:
         expected = tuple(e.numpy() for e in ref.project_qkv(*(torch.from_numpy(a) for a in (x, *weights))))
-    return Case(label, inputs_unchanged(_qkv_judge(expected, what, atol), what), _call(x, *weights))
+    return Case(label, inputs_unchanged(_qkv_judge(expected, what, atol), what), call(x, *weights))
 
 
 def _qkv_known():
@@ -232,7 +225,7 @@ def _query_case(query, keys, label, expected=None, atol=1e-6):
     wrong = _query_no_transpose(query, keys)
     diagnoses = [] if wrong is None else [("scores_no_transpose", wrong)]
     judge = expect("Tensor", expected, what, atol=atol, diagnoses=diagnoses)
-    return Case(label, inputs_unchanged(judge, what), _call(query, keys))
+    return Case(label, inputs_unchanged(judge, what), call(query, keys))
 
 
 def _query_known():
@@ -255,7 +248,7 @@ def _query_random(shapes, seed):
 def _scores_known():
     judge = expect("Tensor", fixture.SCORES, "attention_scores on the notebook's example", atol=known.SOURCE_ATOL,
                    diagnoses=[("scores_no_transpose", known.SCORES_NO_TRANSPOSE)])
-    return [Case("the notebook's example queries and keys", judge, _call(fixture.QUERIES, fixture.KEYS))]
+    return [Case("the notebook's example queries and keys", judge, call(fixture.QUERIES, fixture.KEYS))]
 
 
 def _scores_random():
@@ -267,7 +260,7 @@ def _scores_random():
         wrong = [("scores_no_transpose", lambda got, q=q, k=k: _no_transpose_matches(got, q, k))]
         judge = expect("Tensor", expected, f"attention_scores on queries {q.shape} and keys {k.shape}",
                        diagnoses=wrong)
-        cases.append(batched(Case(f"random queries {q.shape} and keys {k.shape}", judge, _call(q, k)), q.shape, 2))
+        cases.append(batched(Case(f"random queries {q.shape} and keys {k.shape}", judge, call(q, k)), q.shape, 2))
     return cases
 
 

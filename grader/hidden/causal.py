@@ -7,7 +7,7 @@ from ..checks import fixture
 from ..checks.causal import check_head_layout, seed_x
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import array_of, close, expect
-from ..checks.plain import TensorArg
+from ..checks.plain import TensorArg, call
 from .. import reference
 
 from . import known
@@ -17,10 +17,6 @@ NOTEBOOK = "04_causal_self_attention.ipynb"
 ref = reference.of(NOTEBOOK)
 
 RUNNING_SHAPES = [(2, 5, 3), (1, 1, 4), (3, 9, 2), (2, 4, 7)]
-
-
-def _call(*args, **kwargs):
-    return {"args": tuple(TensorArg(a) if isinstance(a, np.ndarray) else a for a in args), "kwargs": kwargs}
 
 
 def _t(array):
@@ -98,9 +94,9 @@ def _running_mean_known(name, keys):
             got = array_of(outcome, "Tensor", b.shape, "floating", f"{name}(b[None])")
             close(got[0, -1], known.RANDINT_RUNNING_MEAN_LAST, f"the last step of {name}(b[None])",
                   atol=known.SOURCE_ATOL, diagnoses=[(key, wrong[0, -1]) for key, wrong in b_diagnoses])
-        return [Case("the notebook's x (torch.manual_seed(42); torch.randn(4, 8, 2))", judge_x, _call(x)),
+        return [Case("the notebook's x (torch.manual_seed(42); torch.randn(4, 8, 2))", judge_x, call(x)),
                 Case("the notebook's b = torch.randint(0, 10, (8, 2)).float(), as a batch of one", judge_b,
-                     _call(b))]
+                     call(b))]
     return cases
 
 
@@ -114,7 +110,7 @@ def _running_mean_random(name, keys):
             expected = reference(_t(x)).numpy()
             judge = expect("Tensor", expected, f"{name} on x of shape {shape}",
                            diagnoses=_running_mean_diagnoses(x, keys))
-            found.append(Case(f"random x of shape {shape}", judge, _call(x)))
+            found.append(Case(f"random x of shape {shape}", judge, call(x)))
         return found
     return cases
 
@@ -124,7 +120,7 @@ def _weights_known():
         got = array_of(outcome, "Tensor", (8, 8), "floating", "causal_average_weights(8)")
         close(got[3], known.CAUSAL_WEIGHTS_ROW_3, "row 3 of causal_average_weights(8)", atol=known.SOURCE_ATOL,
               diagnoses=[("softmax_dim0", _wrong_weights(8)["softmax_dim0"][3].numpy())])
-    return [Case("T = 8", judge, _call(8))]
+    return [Case("T = 8", judge, call(8))]
 
 
 def _weights_random():
@@ -132,7 +128,7 @@ def _weights_random():
     for T in (1, 2, 5, 13):
         judge = expect("Tensor", ref.causal_average_weights(T).numpy(), f"causal_average_weights({T})",
                        diagnoses=[("softmax_dim0", _wrong_weights(T)["softmax_dim0"].numpy())])
-        found.append(Case(f"T = {T}", judge, _call(T)))
+        found.append(Case(f"T = {T}", judge, call(T)))
     return found
 
 
@@ -146,7 +142,7 @@ def _mask_cases(shapes, seed0):
         zero_filled = np.where(np.isneginf(expected), 0.0, expected)
         judge = expect("Tensor", expected, f"causal_mask on scores of shape {shape}",
                        diagnoses=[("masking_wrong", zero_filled)])
-        found.append(batched(Case(f"random scores of shape {shape}", judge, _call(scores)), scores.shape, 2))
+        found.append(batched(Case(f"random scores of shape {shape}", judge, call(scores)), scores.shape, 2))
     return found
 
 
@@ -169,7 +165,7 @@ def _mask_new_tensor():
                            expected="the input unchanged", got="the input overwritten")
         close(array_of(outcome, "Tensor", expected.shape, "floating", "causal_mask(scores)"), expected,
               "causal_mask(scores)")
-    return [Case("random scores of shape (4, 6), checked after the call", judge, _call(scores))]
+    return [Case("random scores of shape (4, 6), checked after the call", judge, call(scores))]
 
 
 # ---- scaled_dot_product_attention ----
@@ -180,7 +176,7 @@ def _sdpa_case(q, k, v, causal, label, atol=1e-6, expected=None, pass_flag=True)
     diagnoses = _attention_diagnoses(q, k, v, causal, q.shape[-1] ** -0.5)
     what = f"scaled_dot_product_attention(q {q.shape}, k {k.shape}, v {v.shape}, causal={causal})"
     kwargs = {"causal": causal} if pass_flag else {}
-    return Case(label, expect("Tensor", expected, what, atol=atol, diagnoses=diagnoses), _call(q, k, v, **kwargs))
+    return Case(label, expect("Tensor", expected, what, atol=atol, diagnoses=diagnoses), call(q, k, v, **kwargs))
 
 
 def _sdpa_known():

@@ -4,7 +4,8 @@ import numpy as np
 from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import array_of, close, expect
-from ..checks.numpy_attention import arrays_in_tuple, call, not_mutated, same_arrays
+from ..checks.numpy_attention import arrays_in_tuple, not_mutated, same_arrays
+from ..checks.plain import numpy_call
 from .. import reference
 
 from . import known
@@ -34,7 +35,7 @@ def _softmax_judge(expected, what, atol=1e-6, rtol=1e-5, diagnoses=(), check_inp
 def _softmax_known():
     judge = _softmax_judge(known.SOFTMAX, "softmax on the notebook's example scores", atol=known.SOURCE_ATOL,
                            diagnoses=[("softmax_dim0", ref.softmax(fixture.SCORES, axis=0))], check_input=True)
-    return [Case("the notebook's example scores", judge, call(fixture.SCORES))]
+    return [Case("the notebook's example scores", judge, numpy_call(fixture.SCORES))]
 
 
 def _quantised(rng, *shape):
@@ -45,10 +46,10 @@ def _quantised(rng, *shape):
 def _softmax_large():
     big = np.array([[1000.0, 999.0, 998.0], [-1000.0, -1001.0, -1003.0]], dtype=np.float32)
     cases = [Case("[1000., 1000.]", _softmax_judge(known.LARGE_SOFTMAX, "softmax([1000., 1000.])",
-                                                   atol=known.LARGE_ATOL), call(known.LARGE_INPUTS)),
+                                                   atol=known.LARGE_ATOL), numpy_call(known.LARGE_INPUTS)),
              Case(f"large scores {big.tolist()}", _softmax_judge(ref.softmax(big.astype(np.float64)),
                                                                  "softmax of large scores", atol=known.LARGE_ATOL),
-                  call(big))]
+                  numpy_call(big))]
     x = _quantised(np.random.default_rng(30), 4, 6)
     shifts = [1000.0, -1000.0, 50.0]
 
@@ -73,7 +74,7 @@ def _softmax_random():
         x = random_array(np.random.default_rng(seed), *shape, scale=3.0)
         wrong = [("softmax_dim0", ref.softmax(x, axis=0))] if x.ndim == 2 and x.shape[0] > 1 else []
         judge = _softmax_judge(ref.softmax(x), f"softmax on random scores of shape {shape}", diagnoses=wrong)
-        cases.append(Case(f"random scores of shape {shape}", judge, call(x)))
+        cases.append(Case(f"random scores of shape {shape}", judge, numpy_call(x)))
     return cases
 
 
@@ -86,7 +87,7 @@ def _softmax_axis():
         wrong = [("softmax_dim0", ref.softmax(x, axis=0))] if axis is None else []
         where = "the last axis" if axis is None else f"axis={axis}"
         judge = _softmax_judge(ref.softmax(x, **kwargs), f"softmax over {where} of shape {shape}", diagnoses=wrong)
-        cases.append(Case(f"scores of shape {shape}, {where}", judge, call(x, **kwargs)))
+        cases.append(Case(f"scores of shape {shape}, {where}", judge, numpy_call(x, **kwargs)))
     return cases
 
 
@@ -106,7 +107,7 @@ def _qkv_judge(x, wq, wk, wv, what, atol=1e-6, check_input=False):
 def _qkv_known():
     w = (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
     judge = _qkv_judge(fixture.X, *w, "qkv on the notebook's example", atol=known.SOURCE_ATOL, check_input=True)
-    return [Case("the notebook's example", judge, call(fixture.X, *w))]
+    return [Case("the notebook's example", judge, numpy_call(fixture.X, *w))]
 
 
 def _qkv_random():
@@ -117,7 +118,7 @@ def _qkv_random():
         x = random_array(rng, *batch, n, d_in)
         wq, wk, wv = random_array(rng, d_in, d_k), random_array(rng, d_in, d_k), random_array(rng, d_in, d_v)
         what = f"qkv on x {x.shape} with weights {wq.shape}, {wk.shape}, {wv.shape}"
-        case = Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), call(x, wq, wk, wv))
+        case = Case(f"random x {x.shape}", _qkv_judge(x, wq, wk, wv, what), numpy_call(x, wq, wk, wv))
         cases.append(batched(case, x.shape, 2))
     return cases
 
@@ -139,7 +140,7 @@ def _scores_case(q, k, d_k, label, atol=1e-6):
     shown = "" if d_k is None else f", d_k={d_k:g}"
     judge = expect("ndarray", ref.scaled_scores(q, k, d_k), f"scaled_scores({label}{shown})", atol=atol,
                    diagnoses=_scores_wrong(q, k, d_k))
-    return Case(f"{label}{shown}", judge, call(q, k, **kwargs))
+    return Case(f"{label}{shown}", judge, numpy_call(q, k, **kwargs))
 
 
 def _scores_known():
@@ -177,7 +178,7 @@ def _attention_case(q, k, v, d_k, label, expected=None, atol=1e-6, diagnoses=())
     expected = ref.attention(q, k, v, d_k) if expected is None else expected
     judge = expect("ndarray", expected, f"attention({label}{shown})", atol=atol,
                    diagnoses=[*diagnoses, *_attention_wrong(q, k, v, d_k)])
-    return Case(f"{label}{shown}", judge, call(q, k, v, **kwargs))
+    return Case(f"{label}{shown}", judge, numpy_call(q, k, v, **kwargs))
 
 
 def _attention_known():

@@ -5,8 +5,8 @@ import torch
 from ..checks import fixture
 from ..checks.framework import Case, Mismatch, Part
 from ..checks.judges import array_of, close, show
-from ..checks.plain import TensorArg
-from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, call, grid_of, heatmap_axes, layout_judge,
+from ..checks.plain import TensorArg, call
+from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, grid_of, heatmap_axes, layout_judge,
                                    one_image_each, rows_sum_to_one, swapped_axes_hint)
 from .. import reference
 
