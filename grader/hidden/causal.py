@@ -303,39 +303,36 @@ def _head_dropout():
 
 PARTS = {
     "causal_average_loop": [
-        Part("the notebook's running means", 1, _running_mean_known("causal_average_loop", ()), hidden=True),
-        Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop", ()),
-             hidden=True, gate=True, requires={"edge", "shape"})],
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_loop", ())),
+        Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop", ()), gate=True, requires={"edge", "shape"})],
     "causal_average_weights": [
-        Part("row 3 of T = 8", 1, _weights_known, hidden=True),
-        Part("other lengths T", 1, _weights_random, hidden=True, gate=True, requires={"edge"})],
+        Part("row 3 of T = 8", 1, _weights_known),
+        Part("other lengths T", 1, _weights_random, gate=True, requires={"edge"})],
     "causal_average_matmul": [
-        Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",)),
-             hidden=True),
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",))),
         Part("random batches, lengths and widths", 1,
-             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), hidden=True, gate=True,
+             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), gate=True,
              requires={"edge", "shape"})],
     "causal_mask": [
-        Part("random square and non-square scores", 1, _mask_random, hidden=True, gate=True, requires={"shape"}),
-        Part("batches of scores", 1, _mask_batches, hidden=True, requires={"batch"}),
-        Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor, hidden=True,
+        Part("random square and non-square scores", 1, _mask_random, gate=True, requires={"shape"}),
+        Part("batches of scores", 1, _mask_batches, requires={"batch"}),
+        Part("returns a new tensor, the input unchanged", 1, _mask_new_tensor,
              requires={"inputs", "shape"})],
     "causal_average_softmax": [
         Part("the notebook's running means", 1,
-             _running_mean_known("causal_average_softmax", ("softmax_dim0", "masking_wrong")), hidden=True),
+             _running_mean_known("causal_average_softmax", ("softmax_dim0", "masking_wrong"))),
         Part("random batches, lengths and widths", 1,
-             _running_mean_random("causal_average_softmax", ("softmax_dim0", "masking_wrong")),
-             hidden=True, gate=True, requires={"edge", "shape"})],
+             _running_mean_random("causal_average_softmax", ("softmax_dim0", "masking_wrong")), gate=True, requires={"edge", "shape"})],
     "scaled_dot_product_attention": [
-        Part("the notebook's example, with and without the mask", 1, _sdpa_known, hidden=True, requires={"argument"}),
-        Part("random single sequences, square and non-square", 1, _sdpa_random, hidden=True, gate=True,
+        Part("the notebook's example, with and without the mask", 1, _sdpa_known, requires={"argument"}),
+        Part("random single sequences, square and non-square", 1, _sdpa_random, gate=True,
              requires={"argument", "shape"}),
-        Part("leading batch dimensions", 1, _sdpa_batches, hidden=True, requires={"argument", "batch"})],
+        Part("leading batch dimensions", 1, _sdpa_batches, requires={"argument", "batch"})],
     "Head": [
-        Part("the notebook's example weights", 1, _head_fixture, hidden=True, requires={"weights"}),
-        Part("random weights and inputs", 1, _head_random, hidden=True, gate=True,
+        Part("the notebook's example weights", 1, _head_fixture, requires={"weights"}),
+        Part("random weights and inputs", 1, _head_random, gate=True,
              requires={"edge", "shape", "weights"}),
-        Part("a later token never changes an earlier output", 1, _head_causality, hidden=True,
+        Part("a later token never changes an earlier output", 1, _head_causality,
              requires={"causal", "weights"}),
-        Part("dropout off in eval mode", 1, _head_dropout, hidden=True, requires={"mode", "weights"})],
+        Part("dropout off in eval mode", 1, _head_dropout, requires={"mode", "weights"})],
 }

@@ -119,13 +119,12 @@ def _dropout():
 
 PARTS = {
     "MultiHeadAttention": [
-        Part("equals nn.MultiheadAttention on the same weights, several sizes", 1, _plain, hidden=True, gate=True,
+        Part("equals nn.MultiheadAttention on the same weights, several sizes", 1, _plain, gate=True,
              requires={"shape", "weights"}),
-        Part("causal=True: equals nn.MultiheadAttention with the causal mask", 1, _causal, hidden=True,
+        Part("causal=True: equals nn.MultiheadAttention with the causal mask", 1, _causal,
              requires={"argument", "causal", "edge", "weights"}),
-        Part("key_padding_mask (True = ignore that key), with and without the causal mask", 1, _padding,
-             hidden=True, requires={"argument", "causal", "weights"}),
-        Part("dropout: none in eval mode; training mode with dropout=0.0 changes nothing", 1, _dropout, hidden=True,
+        Part("key_padding_mask (True = ignore that key), with and without the causal mask", 1, _padding, requires={"argument", "causal", "weights"}),
+        Part("dropout: none in eval mode; training mode with dropout=0.0 changes nothing", 1, _dropout,
              requires={"causal", "mode", "weights"}),
     ],
 }

@@ -69,7 +69,7 @@ def _random():
     return [Case("a batch (2, 4, 5)", judge, {"args": (TensorArg(x),), "kwargs": {}})]
 
 
-PARTS = {"row_sums": [Part("sums the last dimension of a batch", 2, _random, hidden=True, gate=True)]}
+PARTS = {"row_sums": [Part("sums the last dimension of a batch", 2, _random, gate=True)]}
 '''
 
 # The annotated Transformer's way: a helper named `attention`, which notebook 04's own code later
