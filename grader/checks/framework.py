@@ -89,7 +89,7 @@ class Part:
     title: str
     points: float
     cases: Callable[[], list]
-    hidden: bool = False  # set by grader.hidden for the parts that live there, never by hand
+    hidden: bool = False  # set for the parts of the hidden checks package, never by hand
     gate: bool = False  # failing it zeroes the exercise: the answer does not compute in general
     requires: frozenset = frozenset()  # kinds of requirement (keys of REQUIREMENTS) its cases grade
 

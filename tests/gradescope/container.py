@@ -1,0 +1,52 @@
+"""Gradescope's container, laid out here: the zip unpacked under a root of the test's own, run_autograder run there."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+
+from ..hidden_lines import hidden_test_lines
+
+
+def run_autograder(autograder, root, files):
+    """Lay the zip out as Gradescope does under ``root``, put ``files`` ({path: text}) in the submission
+    folder, run run_autograder; return (results.json as a dict, stdout)."""
+    shutil.rmtree(root, ignore_errors=True)
+    with zipfile.ZipFile(autograder) as archive:
+        archive.extractall(root / "source")
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "run_autograder").chmod(0o755)
+    (root / "results").mkdir()
+    (root / "results" / "results.json").write_text('{"secret": "a stale result"}')  # must be neither read nor kept
+    (root / "submission_metadata.json").write_text('{"users": [{"email": "student@example.com"}]}')
+    (root / "submission").mkdir()
+    for name, text in files.items():
+        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "submission" / name).write_text(text)
+    done = subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads((root / "results" / "results.json").read_text()), done.stdout
+
+
+def run_all(autograder, base, submissions):
+    """run_autograder on each {name: files}, two at a time (one per core)."""
+    with ThreadPoolExecutor(2) as pool:
+        runs = {name: pool.submit(run_autograder, autograder, base / name, files) for name, files in submissions.items()}
+        return {name: run.result() for name, run in runs.items()}
+
+
+def scored(results):
+    return {t["name"]: t["score"] for t in results["tests"] if "score" in t}
+
+
+def no_hidden_source(runs):
+    """No line of a hidden test in any results.json; scored tests wait for publication, the rest are visible."""
+    secrets = hidden_test_lines()
+    for results, _ in runs.values():
+        text = json.dumps(results)
+        assert not [line for line in secrets if line in text]
+        assert {t["visibility"] for t in results["tests"] if "score" in t} == {"after_published"}
+        assert {t["visibility"] for t in results["tests"] if "score" not in t} == {"visible"}
