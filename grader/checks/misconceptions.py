@@ -68,6 +68,10 @@ def scaled_scores(Q, K, d_k=None):
         d_k = K.shape[-1]
     return Q @ K / np.sqrt(d_k)
 ''', demo=True),
+         Wrong("scaled_scores", "scores_no_transpose_not_scaled", '''\
+def scaled_scores(Q, K, d_k=None):
+    return Q @ K
+'''),
          Wrong("query_scores", "query_no_transpose", '''\
 def query_scores(query, keys):
     return query @ keys
@@ -560,6 +564,17 @@ def scaled_dot_product_attention(q, k, v, causal=True):
         weights = weights.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), 0.0)
     return weights @ v
 ''', demo=True),
+         Wrong("scaled_dot_product_attention", "sdpa_weights_times_tril", '''\
+import torch
+from torch.nn import functional as F
+
+
+def scaled_dot_product_attention(q, k, v, causal=True):
+    weights = F.softmax(q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5, dim=-1)
+    if causal:
+        weights = weights * torch.ones(*weights.shape[-2:]).tril().bool()
+    return weights @ v
+'''),
          Wrong("scaled_dot_product_attention", "sdpa_zero_mask", '''\
 import torch
 from torch.nn import functional as F
