@@ -19,11 +19,11 @@ class Wrong:
 
     def answer(self):
         """The function or class that the cell defines."""
-        return defined(self.source, self.exercise)
+        return _defined(self.source, self.exercise)
 
 
 @functools.cache
-def defined(source, name):
+def _defined(source, name):
     """What running ``source`` binds to ``name``."""
     namespace = {}
     exec(source, namespace)
@@ -32,6 +32,7 @@ def defined(source, name):
 
 @dataclass(frozen=True)
 class Misconception:
+    """One known mistake, in words for each reader, and the wrong answers that make it."""
     key: str
     title: str  # for reports that list the mistakes
     explanation: str  # for the student, as "likely mistake"
@@ -40,7 +41,7 @@ class Misconception:
 
     def answer(self, exercise, name):
         """The function or class of the wrong answer ``name`` to ``exercise``."""
-        return next(w for w in self.wrong if (w.exercise, w.name) == (exercise, name)).answer()
+        return {(w.exercise, w.name): w for w in self.wrong}[exercise, name].answer()
 
 
 CATALOGUE = (
