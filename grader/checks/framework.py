@@ -23,7 +23,7 @@ class Mismatch(Exception):
         if self.got is not None:
             lines.append(f"  got:      {self.got}")
         if self.misconception and with_misconception:
-            lines.append(f"  likely mistake: {MISCONCEPTIONS[self.misconception]}")
+            lines.append(f"  likely mistake: {MISCONCEPTIONS[self.misconception].explanation}")
         return "\n".join(lines)
 
 

@@ -30,7 +30,7 @@ def format_results(name, results, points):
             lines.append(f"       case: {result.case_label}")
             lines.extend("       " + line for line in result.failure.explain(with_misconception=False).splitlines())
     if mistake := likely_mistake([r.failure.misconception for r in results if r.failure]):
-        lines.append(f"  Likely mistake: {MISCONCEPTIONS[mistake]}")
+        lines.append(f"  Likely mistake: {MISCONCEPTIONS[mistake].explanation}")
     if note := gate_note(results):
         lines.append("  " + note)
     return wrap("\n".join(lines))

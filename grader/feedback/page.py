@@ -71,7 +71,7 @@ def _mistake(name, failed, calls, neighbours):
         return None
     maker = next((other for other in calls if other in neighbours and any(
         p.misconception == key and p.score < p.points for p in neighbours[other].parts)), None)
-    return {"text": MISCONCEPTIONS[key], "where": f", in your {maker}, which {name} calls" if maker else ""}
+    return {"text": MISCONCEPTIONS[key].explanation, "where": f", in your {maker}, which {name} calls" if maker else ""}
 
 
 def _title(part):

@@ -11,6 +11,7 @@ from ..checks.plain import TensorArg, call
 from .. import reference
 
 from . import known
+from .catalogue import diagnosis
 from .randomised import batched, random_array
 
 NOTEBOOK = "04_causal_self_attention.ipynb"
@@ -23,27 +24,31 @@ def _t(array):
     return torch.from_numpy(np.asarray(array, dtype=np.float32))
 
 
-# ---- wrong answers, computed here to recognise them on any input ----
+# ---- wrong answers, to recognise them on any input ----
 
-def _wrong_weights(T):
-    """(T, T) averaging weights built with each known mistake."""
-    keep = torch.ones(T, T).tril().bool()
-    zeros = torch.zeros(T, T)
-    return {
-        "softmax_dim0": F.softmax(zeros.masked_fill(~keep, float("-inf")), dim=0),  # columns sum to 1
-        "masking_wrong": [F.softmax(zeros, dim=-1),  # masked with 0: uniform over every step
-                          F.softmax(zeros, dim=-1) * keep],  # masked after the softmax
-    }
+# The catalogue's wrong answers to each running mean: (misconception, wrong answer).
+RUNNING_MEAN_MISTAKES = {
+    "causal_average_loop": [],
+    "causal_average_matmul": [("softmax_dim0", "matmul_columns")],
+    "causal_average_softmax": [("softmax_dim0", "softmax_dim0"), ("masking_wrong", "softmax_zero_mask"),
+                               ("masking_wrong", "softmax_mask_after")],
+}
+# The catalogue's wrong answers to scaled_dot_product_attention, on any input, with the causal mask, on a batch.
+SDPA_MISTAKES = [("scaling_wrong", "sdpa_unscaled"), ("scaling_wrong", "sdpa_divide_by_d"),
+                 ("softmax_dim0", "sdpa_softmax_dim0")]
+SDPA_CAUSAL_MISTAKES = [("masking_wrong", "sdpa_zero_mask"), ("masking_wrong", "sdpa_weights_times_tril"),
+                        ("masking_wrong", "sdpa_never_masks")]
+SDPA_BATCH_MISTAKES = [("softmax_implicit_dim", "sdpa_softmax_no_dim")]
 
 
-def _running_mean_diagnoses(x, keys):
-    x = _t(x)
-    found = []
-    for key, weights in _wrong_weights(x.shape[-2]).items():
-        if key in keys:
-            for w in weights if isinstance(weights, list) else [weights]:
-                found.append((key, (w @ x).numpy()))
-    return found
+def _running_mean_diagnoses(name, x):
+    return [found for key, wrong in RUNNING_MEAN_MISTAKES[name] for found in diagnosis(key, name, wrong, _t(x))]
+
+
+def _sdpa_diagnoses(q, k, v, causal):
+    mistakes = SDPA_MISTAKES + (SDPA_CAUSAL_MISTAKES if causal else []) + (SDPA_BATCH_MISTAKES if q.ndim > 2 else [])
+    return [found for key, wrong in mistakes
+            for found in diagnosis(key, "scaled_dot_product_attention", wrong, _t(q), _t(k), _t(v), causal=causal)]
 
 
 def _softmax_implicit_dim(ndim):
@@ -51,7 +56,9 @@ def _softmax_implicit_dim(ndim):
 
 
 def _attention_diagnoses(q, k, v, causal, scale, other_scales=()):
-    """Answers with one known mistake: (key, array) pairs for :func:`diagnose`."""
+    """A head's answers with one known mistake, computed here on its projections: (key, array) pairs for
+    :func:`diagnose`. The catalogue has no wrong Head for some of them (masking after the softmax, softmax
+    without dim), and its Head that divides by head_size rounds otherwise than this product by 1 / d."""
     q, k, v = _t(q), _t(k), _t(v)
     raw = q @ k.transpose(-2, -1)
     L, S = raw.shape[-2:]
@@ -76,10 +83,10 @@ def _attention_diagnoses(q, k, v, causal, scale, other_scales=()):
 
 # ---- the running mean: loop, matmul, softmax ----
 
-def _running_mean_known(name, keys):
+def _running_mean_known(name):
     def cases():
         x = seed_x()
-        diagnoses = _running_mean_diagnoses(x, keys)
+        diagnoses = _running_mean_diagnoses(name, x)
 
         def judge_x(outcome):
             got = array_of(outcome, "Tensor", x.shape, "floating", f"{name}(x)")
@@ -88,7 +95,7 @@ def _running_mean_known(name, keys):
                       diagnoses=[(key, wrong[0, t]) for key, wrong in diagnoses])
 
         b = known.RANDINT_B[None]  # (1, 8, 2)
-        b_diagnoses = _running_mean_diagnoses(b, keys)
+        b_diagnoses = _running_mean_diagnoses(name, b)
 
         def judge_b(outcome):
             got = array_of(outcome, "Tensor", b.shape, "floating", f"{name}(b[None])")
@@ -100,7 +107,7 @@ def _running_mean_known(name, keys):
     return cases
 
 
-def _running_mean_random(name, keys):
+def _running_mean_random(name):
     reference = getattr(ref, name)
 
     def cases():
@@ -109,17 +116,21 @@ def _running_mean_random(name, keys):
             x = random_array(np.random.default_rng(100 + seed), *shape)
             expected = reference(_t(x)).numpy()
             judge = expect("Tensor", expected, f"{name} on x of shape {shape}",
-                           diagnoses=_running_mean_diagnoses(x, keys))
+                           diagnoses=_running_mean_diagnoses(name, x))
             found.append(Case(f"random x of shape {shape}", judge, call(x)))
         return found
     return cases
+
+
+def _weights_diagnoses(T):
+    return diagnosis("softmax_dim0", "causal_average_weights", "weights_columns", T)
 
 
 def _weights_known():
     def judge(outcome):
         got = array_of(outcome, "Tensor", (8, 8), "floating", "causal_average_weights(8)")
         close(got[3], known.CAUSAL_WEIGHTS_ROW_3, "row 3 of causal_average_weights(8)", atol=known.SOURCE_ATOL,
-              diagnoses=[("softmax_dim0", _wrong_weights(8)["softmax_dim0"][3].numpy())])
+              diagnoses=[(key, wrong[3]) for key, wrong in _weights_diagnoses(8)])
     return [Case("T = 8", judge, call(8))]
 
 
@@ -127,7 +138,7 @@ def _weights_random():
     found = []
     for T in (1, 2, 5, 13):
         judge = expect("Tensor", ref.causal_average_weights(T).numpy(), f"causal_average_weights({T})",
-                       diagnoses=[("softmax_dim0", _wrong_weights(T)["softmax_dim0"].numpy())])
+                       diagnoses=_weights_diagnoses(T))
         found.append(Case(f"T = {T}", judge, call(T)))
     return found
 
@@ -139,9 +150,8 @@ def _mask_cases(shapes, seed0):
     for seed, shape in enumerate(shapes):
         scores = random_array(np.random.default_rng(seed0 + seed), *shape)
         expected = ref.causal_mask(_t(scores)).numpy()
-        zero_filled = np.where(np.isneginf(expected), 0.0, expected)
         judge = expect("Tensor", expected, f"causal_mask on scores of shape {shape}",
-                       diagnoses=[("masking_wrong", zero_filled)])
+                       diagnoses=diagnosis("masking_wrong", "causal_mask", "mask_with_zero", _t(scores)))
         found.append(batched(Case(f"random scores of shape {shape}", judge, call(scores)), scores.shape, 2))
     return found
 
@@ -173,7 +183,7 @@ def _mask_new_tensor():
 def _sdpa_case(q, k, v, causal, label, atol=1e-6, expected=None, pass_flag=True):
     if expected is None:
         expected = ref.scaled_dot_product_attention(_t(q), _t(k), _t(v), causal=causal).numpy()
-    diagnoses = _attention_diagnoses(q, k, v, causal, q.shape[-1] ** -0.5)
+    diagnoses = _sdpa_diagnoses(q, k, v, causal)
     what = f"scaled_dot_product_attention(q {q.shape}, k {k.shape}, v {v.shape}, causal={causal})"
     kwargs = {"causal": causal} if pass_flag else {}
     return Case(label, expect("Tensor", expected, what, atol=atol, diagnoses=diagnoses), call(q, k, v, **kwargs))
@@ -303,15 +313,15 @@ def _head_dropout():
 
 PARTS = {
     "causal_average_loop": [
-        Part("the notebook's running means", 1, _running_mean_known("causal_average_loop", ())),
-        Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop", ()), gate=True, requires={"edge", "shape"})],
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_loop")),
+        Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop"), gate=True, requires={"edge", "shape"})],
     "causal_average_weights": [
         Part("row 3 of T = 8", 1, _weights_known),
         Part("other lengths T", 1, _weights_random, gate=True, requires={"edge"})],
     "causal_average_matmul": [
-        Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul", ("softmax_dim0",))),
+        Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul")),
         Part("random batches, lengths and widths", 1,
-             _running_mean_random("causal_average_matmul", ("softmax_dim0",)), gate=True,
+             _running_mean_random("causal_average_matmul"), gate=True,
              requires={"edge", "shape"})],
     "causal_mask": [
         Part("random square and non-square scores", 1, _mask_random, gate=True, requires={"shape"}),
@@ -320,9 +330,9 @@ PARTS = {
              requires={"inputs", "shape"})],
     "causal_average_softmax": [
         Part("the notebook's running means", 1,
-             _running_mean_known("causal_average_softmax", ("softmax_dim0", "masking_wrong"))),
+             _running_mean_known("causal_average_softmax")),
         Part("random batches, lengths and widths", 1,
-             _running_mean_random("causal_average_softmax", ("softmax_dim0", "masking_wrong")), gate=True, requires={"edge", "shape"})],
+             _running_mean_random("causal_average_softmax"), gate=True, requires={"edge", "shape"})],
     "scaled_dot_product_attention": [
         Part("the notebook's example, with and without the mask", 1, _sdpa_known, requires={"argument"}),
         Part("random single sequences, square and non-square", 1, _sdpa_random, gate=True,

@@ -9,6 +9,7 @@ from ..checks.plain import numpy_call
 from .. import reference
 
 from . import known
+from .catalogue import diagnosis
 from .randomised import batched, random_array
 
 NOTEBOOK = "03_attention_in_numpy.ipynb"
@@ -32,9 +33,13 @@ def _softmax_judge(expected, what, atol=1e-6, rtol=1e-5, diagnoses=(), check_inp
 
 # ---------------------------------------------------------------- softmax
 
+def _over_columns(x):
+    return diagnosis("softmax_dim0", "softmax", "softmax_over_columns", x)
+
+
 def _softmax_known():
     judge = _softmax_judge(known.SOFTMAX, "softmax on the notebook's example scores", atol=known.SOURCE_ATOL,
-                           diagnoses=[("softmax_dim0", ref.softmax(fixture.SCORES, axis=0))], check_input=True)
+                           diagnoses=_over_columns(fixture.SCORES), check_input=True)
     return [Case("the notebook's example scores", judge, numpy_call(fixture.SCORES))]
 
 
@@ -72,7 +77,7 @@ def _softmax_random():
     cases = []
     for seed, shape in enumerate([(5,), (4, 6), (3, 7), (1, 4)], start=10):
         x = random_array(np.random.default_rng(seed), *shape, scale=3.0)
-        wrong = [("softmax_dim0", ref.softmax(x, axis=0))] if x.ndim == 2 and x.shape[0] > 1 else []
+        wrong = _over_columns(x) if x.ndim == 2 and x.shape[0] > 1 else []
         judge = _softmax_judge(ref.softmax(x), f"softmax on random scores of shape {shape}", diagnoses=wrong)
         cases.append(Case(f"random scores of shape {shape}", judge, numpy_call(x)))
     return cases
@@ -84,7 +89,7 @@ def _softmax_axis():
                                          start=20):
         x = random_array(np.random.default_rng(seed), *shape, scale=3.0)
         kwargs = {} if axis is None else {"axis": axis}
-        wrong = [("softmax_dim0", ref.softmax(x, axis=0))] if axis is None else []
+        wrong = _over_columns(x) if axis is None else []
         where = "the last axis" if axis is None else f"axis={axis}"
         judge = _softmax_judge(ref.softmax(x, **kwargs), f"softmax over {where} of shape {shape}", diagnoses=wrong)
         cases.append(Case(f"scores of shape {shape}, {where}", judge, numpy_call(x, **kwargs)))
@@ -126,13 +131,13 @@ def _qkv_random():
 # ---------------------------------------------------------------- scaled_scores
 
 def _scores_wrong(q, k, d_k=None):
-    """The scaling and transpose mistakes, computed on these inputs."""
+    """The scaling and transpose mistakes on these inputs (scaling makes none when d_k is 1)."""
+    kwargs = {} if d_k is None else {"d_k": d_k}
     d = k.shape[-1] if d_k is None else d_k
-    product = q @ np.swapaxes(k, -2, -1)
-    wrong = [("scaling_wrong", product / d), ("scaling_wrong", product)] if d != 1 else []
-    if q.shape[-1] == k.shape[-2]:
-        wrong += [("scores_no_transpose", q @ k / np.sqrt(d)), ("scores_no_transpose", q @ k)]
-    return wrong
+    wrong = [*diagnosis("scaling_wrong", "scaled_scores", "scores_divided_by_d_k", q, k, **kwargs),
+             *diagnosis("scaling_wrong", "scaled_scores", "scores_not_scaled", q, k, **kwargs)] if d != 1 else []
+    return [*wrong, *diagnosis("scores_no_transpose", "scaled_scores", "scores_no_transpose", q, k, **kwargs),
+            *diagnosis("scores_no_transpose", "scaled_scores", "scores_no_transpose_not_scaled", q, k, **kwargs)]
 
 
 def _scores_case(q, k, d_k, label, atol=1e-6):
@@ -163,13 +168,15 @@ def _scores_random(shapes, start):
 # ---------------------------------------------------------------- attention
 
 def _attention_wrong(q, k, v, d_k=None):
+    """The known mistakes on these inputs (scaling makes none when d_k is 1). Summing over the features is
+    computed here: the catalogue's answer adds up the weighted values, which rounds otherwise."""
+    kwargs = {} if d_k is None else {"d_k": d_k}
     d = k.shape[-1] if d_k is None else d_k
-    product = q @ np.swapaxes(k, -2, -1)
-    weights = ref.softmax(product / np.sqrt(d))
-    wrong = [("scaling_wrong", ref.softmax(product / d) @ v), ("scaling_wrong", ref.softmax(product) @ v)] \
-        if d != 1 else []
-    return wrong + [("sum_over_features", weights * v.sum(axis=-1)[..., None, :]),
-                    ("softmax_dim0", ref.softmax(product / np.sqrt(d), axis=0) @ v)]
+    weights = ref.softmax(q @ np.swapaxes(k, -2, -1) / np.sqrt(d))
+    wrong = [*diagnosis("scaling_wrong", "attention", "attention_divided_by_d_k", q, k, v, **kwargs),
+             *diagnosis("scaling_wrong", "attention", "attention_not_scaled", q, k, v, **kwargs)] if d != 1 else []
+    return [*wrong, ("sum_over_features", weights * v.sum(axis=-1)[..., None, :]),
+            *diagnosis("softmax_dim0", "attention", "attention_softmax_over_columns", q, k, v, **kwargs)]
 
 
 def _attention_case(q, k, v, d_k, label, expected=None, atol=1e-6, diagnoses=()):

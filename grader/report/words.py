@@ -2,7 +2,7 @@
 exercise named with its notebook ("03 · attention (Attention in NumPy)")."""
 import re
 
-from ..checks.misconceptions import FOR_INSTRUCTORS, TITLES
+from ..checks.misconceptions import MISCONCEPTIONS
 from ..selfcheck.notebook import read
 
 HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
@@ -10,12 +10,14 @@ HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 
 def title(misconception):
     """The catalogue's short title (an id the catalogue does not know is shown in words as it is)."""
-    return TITLES.get(misconception, misconception.replace("_", " "))
+    known = MISCONCEPTIONS.get(misconception)
+    return known.title if known else misconception.replace("_", " ")
 
 
 def explanation(misconception):
     """What the students who made this mistake did, in the instructor's voice."""
-    return FOR_INSTRUCTORS.get(misconception, "")
+    known = MISCONCEPTIONS.get(misconception)
+    return known.for_instructors if known else ""
 
 
 def notebook_titles(folder):

@@ -1,29 +1,36 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
-import inspect
-
 import pytest
 
 from grader.checks.framework import grade_locally, total_score
-from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
 from grader.checks.cells import is_test_cell
 from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
+from grader.demo.mistakes import WRONG_ANSWERS
 from grader.reference import of as solutions_of
 from grader.hidden import hidden_parts
 from grader.selfcheck.notebook import exercise_cells, read, run_code_cells, sources_before
 
-from ..conftest import EXERCISES, SOLUTIONS, wrong_answers
+from ..conftest import EXERCISES, SOLUTIONS
 
 
-def sources_of(name, obj):
-    """An answer's code as a notebook would hold it: its module's source, then ``name`` bound to it."""
-    alias = [] if obj.__name__ == name else [f"{name} = {obj.__name__}\n"]
-    return [inspect.getsource(inspect.getmodule(obj)), *alias]
-
-
-def grade_all(name, obj, sources=None):
+def grade_all(name, obj, sources):
     parts = visible_parts(name) + hidden_parts(name)
-    results = grade_locally(parts, obj, sources or sources_of(name, obj))
+    results = grade_locally(parts, obj, sources)
     return results, total_score(results), sum(p.points for p in parts)
+
+
+def grade_wrong(mistake):
+    """A wrong answer graded as its answer cell: what the cell defines, the cell its notebook's code."""
+    return grade_all(mistake.exercise, mistake.wrong.answer(), [mistake.source])
+
+
+def wrong_answer(exercise, name):
+    """The wrong answer ``name`` to ``exercise`` (grader/demo/mistakes.py)."""
+    return next(m for m in WRONG_ANSWERS if (m.exercise, m.wrong.name) == (exercise, name))
+
+
+def ids(mistakes):
+    return [f"{m.exercise}-{m.wrong.name}" for m in mistakes]
 
 
 def reference(name):
@@ -74,20 +81,22 @@ def test_untouched_stub_scores_zero_and_says_so(name, stubs):
     assert all("not implemented yet" in r.failure.what for r in results)
 
 
-@pytest.mark.parametrize("name,misconception,answer", wrong_answers(),
-                         ids=lambda v: v if isinstance(v, str) else getattr(v, "__name__", None))
-def test_wrong_answer_loses_points_with_its_diagnosis(name, misconception, answer):
-    results, score, total = grade_all(name, answer)
+@pytest.mark.parametrize("mistake", WRONG_ANSWERS, ids=ids(WRONG_ANSWERS))
+def test_wrong_answer_loses_points_with_its_diagnosis(mistake):
+    """Each of the catalogue's wrong answers is diagnosed as its misconception; the others as none."""
+    results, score, total = grade_wrong(mistake)
     assert score < total
     diagnosed = {r.failure.misconception for r in results if r.failure}
-    if misconception is None:
+    if mistake.misconception is None:
         assert diagnosed == {None}
     else:
-        assert misconception in diagnosed
+        assert mistake.misconception in diagnosed
 
 
-def test_every_misconception_is_recognised_somewhere():
-    assert {row[1] for row in wrong_answers()} - {None} == set(MISCONCEPTIONS)
+def test_every_misconception_has_wrong_answers_and_every_wrong_answer_a_name_of_its_own():
+    assert all(m.wrong for m in CATALOGUE)
+    assert {m.exercise for m in WRONG_ANSWERS} <= set(exercise_names())
+    assert len({(m.exercise, m.wrong.name) for m in WRONG_ANSWERS}) == len(WRONG_ANSWERS)
 
 
 @pytest.mark.parametrize("name", exercise_names())
@@ -98,8 +107,9 @@ def test_hidden_checks_vary_the_data_never_the_specification(name):
         assert part.requires <= visible, f"{part.title!r} grades {sorted(part.requires - visible)} only when hidden"
 
 
-def _visible_failures(name, answer):
-    return [r.failure for r in grade_locally(visible_parts(name), answer, sources_of(name, answer)) if r.failure]
+def _visible_failures(mistake):
+    return [r.failure for r in grade_locally(visible_parts(mistake.exercise), mistake.wrong.answer(), [mistake.source])
+            if r.failure]
 
 
 @pytest.mark.parametrize("name,answer,fix", [
@@ -109,8 +119,7 @@ def _visible_failures(name, answer):
 ])
 def test_answer_right_on_one_sequence_fails_a_visible_batch_check_that_says_so(name, answer, fix):
     """Answers that passed every visible check and lost points only when hidden checks tried a batch."""
-    from ..wrong_answers import step_by_step
-    failures = _visible_failures(name, getattr(step_by_step, answer))
+    failures = _visible_failures(wrong_answer(name, answer))
     assert failures, "the visible checks should catch it"
     assert "works for one sequence but not for a batch of shape" in failures[0].what
     assert fix in failures[0].what
@@ -121,24 +130,22 @@ def test_answer_right_on_one_sequence_fails_a_visible_batch_check_that_says_so(n
     ("attention", "attention_unstable"),
 ])
 def test_unstable_softmax_fails_a_visible_check_with_its_diagnosis(name, answer):
-    from ..wrong_answers import numpy_attention, step_by_step
-    module = step_by_step if name == "attention_weights" else numpy_attention
-    failures = _visible_failures(name, getattr(module, answer))
+    failures = _visible_failures(wrong_answer(name, answer))
     assert [f.misconception for f in failures] == ["softmax_unstable"]
 
 
 def test_torch_softmax_through_a_closure_loses_exactly_the_rule_point():
     """The issue's evasion got 6/6; the direct call got 5/6."""
-    from ..wrong_answers.numpy_attention import softmax_torch_closure
-    results, score, total = grade_all("softmax", softmax_torch_closure)
+    results, score, total = grade_wrong(wrong_answer("softmax", "softmax_torch_closure"))
     assert (score, total) == (5, 6)
     assert [r.part.title for r in results if r.failure] == ["written with NumPy only, without SciPy"]
 
 
 def test_every_misconception_has_catalogue_words():
-    from grader.checks.misconceptions import TITLES
-    assert set(TITLES) == set(MISCONCEPTIONS)
-    assert all(" " in title and title != key for key, title in TITLES.items())
+    assert len(MISCONCEPTIONS) == len(CATALOGUE)
+    for entry in CATALOGUE:
+        assert " " in entry.title and entry.title != entry.key
+        assert entry.explanation and entry.for_instructors
 
 
 def test_softmax_without_dim_is_described_as_pytorch_behaves():
@@ -146,14 +153,16 @@ def test_softmax_without_dim_is_described_as_pytorch_behaves():
     import torch
     with pytest.raises(TypeError):
         torch.softmax(torch.zeros(2, 3))
-    text = MISCONCEPTIONS["softmax_implicit_dim"]
+    text = MISCONCEPTIONS["softmax_implicit_dim"].explanation
     assert "torch.nn.functional.softmax" in text and "TypeError" in text
 
 
-@pytest.mark.parametrize("name,answer", [(n, a) for n, m, a in wrong_answers() if m == "softmax_unstable"],
-                         ids=lambda v: v if isinstance(v, str) else getattr(v, "__name__", None))
-def test_unstable_softmax_gets_exactly_that_diagnosis_everywhere(name, answer):
-    results, score, total = grade_all(name, answer)
+UNSTABLE = [m for m in WRONG_ANSWERS if m.misconception == "softmax_unstable"]
+
+
+@pytest.mark.parametrize("mistake", UNSTABLE, ids=ids(UNSTABLE))
+def test_unstable_softmax_gets_exactly_that_diagnosis_everywhere(mistake):
+    results, score, total = grade_wrong(mistake)
     assert score < total
     assert {r.failure.misconception for r in results if r.failure} == {"softmax_unstable"}
 
@@ -240,7 +249,6 @@ def test_a_module_with_an_extra_parameter_still_fails():
 
 
 def test_hidden_batch_failures_are_said_in_words_too():
-    from ..wrong_answers.step_by_step import sum_dim1
-    results, _, _ = grade_all("sum_weighted_values", sum_dim1)
+    results, _, _ = grade_wrong(wrong_answer("sum_weighted_values", "sum_dim1"))
     batches = next(r for r in results if r.part.title == "batches")
     assert batches.failure.what.startswith("works for one sequence but not for a batch of shape (2, 3, 4, 5)")

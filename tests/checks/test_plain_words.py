@@ -12,7 +12,7 @@ import pytest
 
 from grader.autograde.jobs import UNIT_FAILURES, judge_exercise
 from grader.checks.framework import BATCH_FIX, UNREADABLE, CouldNotCheck, Mismatch, Part, PartResult, gate_note, plan
-from grader.checks.misconceptions import MISCONCEPTIONS, TITLES
+from grader.checks.misconceptions import CATALOGUE
 from grader.checks.registry import exercise_names, visible_parts
 from grader.feedback.page import exercise_text, notebook_notes
 from grader.grades import STATUSES
@@ -33,7 +33,7 @@ def internal(texts):
 
 
 def test_the_checks_titles_labels_mistakes_and_notes_are_plain():
-    texts = [*MISCONCEPTIONS.values(), *TITLES.values(), BATCH_FIX, UNREADABLE["reason"],
+    texts = [*(m.explanation for m in CATALOGUE), *(m.title for m in CATALOGUE), BATCH_FIX, UNREADABLE["reason"],
              CouldNotCheck("AttributeError", "no such thing").what]
     for name in exercise_names():
         for part, cases in plan(visible_parts(name) + hidden_parts(name)):

@@ -4,7 +4,6 @@ The autograded notebooks here are the instructor's notebooks (hidden tests and a
 answer per misconception, and a hidden test's traceback in a test cell's output: the worst case.
 """
 import html
-import inspect
 import re
 
 import bs4
@@ -18,12 +17,12 @@ from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.checks.wording import likely_mistake
+from grader.demo.mistakes import WRONG_ANSWERS
 from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.gradebook import gradebook
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 
-from ..conftest import wrong_answers
 from ..course_builder import ASSIGNMENT, graded_cell, make_course
 from ..hidden_lines import hidden_test_lines, text_files
 
@@ -35,17 +34,18 @@ TRACED = "attention_scores"  # its test cell carries a failed hidden test's trac
 def graded_wrong_answers():
     """(record, answer source) of real gradings, visible and hidden checks, of a wrong answer per misconception."""
     chosen = {}
-    for name, misconception, answer in wrong_answers():
-        chosen.setdefault(misconception, (name, answer))
+    for mistake in WRONG_ANSWERS:
+        chosen.setdefault(mistake.misconception, mistake)
     found = []
-    for student, (name, answer) in enumerate(chosen.values()):
-        results = grade_locally(visible_parts(name) + hidden_parts(name), answer)
+    for student, mistake in enumerate(chosen.values()):
+        name = mistake.exercise
+        results = grade_locally(visible_parts(name) + hidden_parts(name), mistake.wrong.answer())
         parts = [PartRecord(r.part.title, r.part.points, r.score, r.part.hidden, r.case_label,
                             r.failure and r.failure.explain(with_misconception=False),
                             r.failure and r.failure.misconception) for r in results]
         found.append((NotebookRecord(f"student{student}", ASSIGNMENT, notebook_of(name), exercises=[
             ExerciseRecord(name, total_score(results), sum(p.points for p in parts), parts=parts)]),
-            inspect.getsource(answer).replace(f"def {answer.__name__}(", f"def {name}(", 1)))
+            mistake.source))
     return found
 
 
@@ -137,8 +137,9 @@ def test_a_page_reads_like_a_tutor_diagnosis_once_first_failure_then_a_line_per_
         if misconception is None:
             assert diagnoses == []
         else:
-            assert len(diagnoses) == 1 and MISCONCEPTIONS[misconception] in diagnoses[0].get_text(), exercise.name
-            assert soup.get_text().count(MISCONCEPTIONS[misconception]) == 1
+            explanation = MISCONCEPTIONS[misconception].explanation
+            assert len(diagnoses) == 1 and explanation in diagnoses[0].get_text(), exercise.name
+            assert soup.get_text().count(explanation) == 1
         first = output.find(class_="kit-first-failure").get_text()
         assert failed[0].title.replace("the source's", "") in first
         assert ("expected" in first and "got" in first) or failed[0].message.splitlines()[0] in first
@@ -201,7 +202,7 @@ def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
     text = exercise_text(attention, calls, notebook)
     assert "Likely mistake, in your attention_weights, which self_attention calls: Your weights sum to 1 down " \
            "each column" in text
-    assert text.count("Likely mistake") == 1 and MISCONCEPTIONS["softmax_implicit_dim"] not in text
+    assert text.count("Likely mistake") == 1 and MISCONCEPTIONS["softmax_implicit_dim"].explanation not in text
     assert text.startswith("Hidden checks 0/3 passed.")
     assert "Likely mistake: Your weights" in exercise_text(attention, [], notebook)  # its own mistake, then
     page = exercise_html(attention, calls, notebook)

@@ -5,7 +5,7 @@ import re
 import bs4
 import pytest
 
-from grader.checks.misconceptions import FOR_INSTRUCTORS, MISCONCEPTIONS, TITLES
+from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
 from grader.report import write_report
 from grader.report.words import title
 from grader.grades import CellGrade, NotebookGrade
@@ -81,14 +81,14 @@ def test_report_writes_figures_and_a_page_that_shows_them(tmp_path):
 def test_misconceptions_are_named_in_the_catalogues_words_for_the_instructor(tmp_path):
     page = write_report(class_stats(GRADES), "self_attention", tmp_path)
     assert "softmax_dim0" not in page.read_text() and "scores_no_transpose" not in page.read_text()
-    assert [title("softmax_dim0"), "2", FOR_INSTRUCTORS["softmax_dim0"]] in rows_of(soup_of(page), "misconceptions")
-    assert title("softmax_dim0") == TITLES["softmax_dim0"]
+    entry = MISCONCEPTIONS["softmax_dim0"]
+    assert [title("softmax_dim0"), "2", entry.for_instructors] in rows_of(soup_of(page), "misconceptions")
+    assert title("softmax_dim0") == entry.title
 
 
 def test_every_misconception_has_words_for_the_instructor_that_do_not_speak_to_the_student():
-    assert set(FOR_INSTRUCTORS) == set(MISCONCEPTIONS) == set(TITLES)
-    for name, text in FOR_INSTRUCTORS.items():
-        assert not re.search(r"\b(you|your)\b", text, re.IGNORECASE), name
+    for entry in CATALOGUE:
+        assert entry.for_instructors and not re.search(r"\b(you|your)\b", entry.for_instructors, re.IGNORECASE), entry.key
 
 
 def test_exercises_are_grouped_and_named_by_notebook(tmp_path):

@@ -227,7 +227,7 @@ def test_feedback_explains_the_mistake_and_leaks_no_hidden_test(graded):
     course, _ = graded
     pages = {p.parent.parent.name: p.read_text() for p in feedback(course, ASSIGNMENT) if p.stem.startswith("01")}
     assert "without transposing the keys" in pages["patcher"]
-    assert MISCONCEPTIONS["scores_no_transpose"].split(".")[0] in pages["patcher"]
+    assert MISCONCEPTIONS["scores_no_transpose"].explanation.split(".")[0] in pages["patcher"]
     assert "crash" in pages["exiter"] and "time" in pages["loopcall"]
     for page in pages.values():
         assert "check_hidden" not in page and "BEGIN HIDDEN TESTS" not in page
