@@ -85,7 +85,7 @@ REQUIREMENTS = {
 
 @dataclass(frozen=True)
 class Part:
-    """A group of cases worth some points: all of them must pass."""
+    """A group of cases that must all pass; ``points`` is its weight, scaled to the test cell's points."""
     title: str
     points: float
     cases: Callable[[], list]

@@ -15,16 +15,17 @@ class CheckFailed(AssertionError):
         return [str(self)]
 
 
-def format_results(name, results, points):
+def format_results(name, results, points, complete=True):
     """One block of text per exercise: the headline, a line per check and why a failed one failed,
-    then the likely mistake, once. Points are the notebook's (``points``, the exercise's worth)."""
-    complete = sum(r.part.points for r in results) == points
+    then the likely mistake, once. Points are the notebook's (``points``, the exercise's worth), the parts'
+    points weights scaled to them; ``complete``: the hidden parts ran too, so the score is known."""
     counts = counts_of([(r.part.hidden, r.failure is None) for r in results])
     lines = [headline(name, counts, points, scaled(results, points) if complete else None)]
+    scale = points / sum(r.part.points for r in results) if complete else None
     for result in results:
         mark = "ok  " if result.failure is None else "n/a " if isinstance(result.failure, CouldNotCheck) else "FAIL"
         where = " (hidden)" if result.part.hidden else ""
-        worth = f" [{result.score:g}/{result.part.points:g}]" if complete else ""
+        worth = f" [{result.score * scale:g}/{result.part.points * scale:g}]" if complete else ""
         lines.append(f"  {mark} {result.part.title}{where}{worth}")
         if result.failure is not None:
             lines.append(f"       case: {result.case_label}")
@@ -47,6 +48,7 @@ class Grade:
 
     def __init__(self, name, obj):
         self.name, self.obj, self.results = name, obj, []
+        self.complete = False  # the hidden parts ran too (grader.hidden.check_hidden): the score is known
         self.add(visible_parts(name))
 
     def add(self, parts):
@@ -54,21 +56,24 @@ class Grade:
 
     @property
     def score(self):
+        """The parts' points passed so far, as weights: :meth:`result` puts them on the test cell's scale."""
         return total_score(self.results)
 
     def result(self):
         """What the test cell returns to nbgrader: nothing when every check passed (full marks, and
-        ``nbgrader validate`` passes), the score when only some did (partial credit), an error when
-        none did or when the grader could not check the answer. The checks' report is printed first."""
-        print(format_results(self.name, self.results, exercise_points(self.name)))
+        ``nbgrader validate`` passes), the score on the cell's scale when only some did (partial credit), an
+        error when none did or when the grader could not check the answer. The checks' report is printed first."""
+        points = exercise_points(self.name)
+        print(format_results(self.name, self.results, points, self.complete))
         if problem := grader_problem(self.name, self.results):
             raise CheckFailed(wrap(f"{problem}. This is a problem of the grader, not of your code: tell your "
                                    "instructor."))
-        if self.score == 0:
+        score = scaled(self.results, points)
+        if score == 0:
             raise CheckFailed(f"{self.name}: no points yet; see the checks above.")
         if all(r.failure is None for r in self.results):
             return None
-        return float(self.score)
+        return float(score)
 
 
 def check(name, obj):

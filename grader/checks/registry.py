@@ -33,8 +33,8 @@ def visible_parts(name):
 
 
 def exercise_points(name):
-    """What exercise ``name`` is worth in its notebook: its test cell's points, the sum of its visible and
-    hidden parts' points (a test holds the three to agree)."""
+    """What exercise ``name`` is worth in its notebook: its test cell's points (a test holds the two to agree);
+    its parts' points are weights on that scale."""
     return _parts("grader.checks")[name][0].POINTS[name]
 
 

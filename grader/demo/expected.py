@@ -7,8 +7,8 @@ import copy
 import re
 
 from ..records import GRADED
-from ..checks.framework import grade_locally, total_score
-from ..checks.registry import visible_parts
+from ..checks.framework import grade_locally, scaled
+from ..checks.registry import exercise_points, visible_parts
 from ..hidden import hidden_parts
 from ..selfcheck.notebook import run_code_cells, sources_before
 from .cells import answer_cells, exercise_cells
@@ -19,7 +19,8 @@ def _parts(name):
 
 
 def max_score(name):
-    return float(sum(part.points for part in _parts(name)))
+    """The test cell's points: the parts' points are weights on its scale."""
+    return float(exercise_points(name))
 
 
 def grade(name, obj, sources):
@@ -29,7 +30,7 @@ def grade(name, obj, sources):
     """
     results = grade_locally(_parts(name), obj, sources)
     found = sorted({r.failure.misconception for r in results if r.failure and r.failure.misconception})
-    return {"score": total_score(results), "max_score": max_score(name), "status": GRADED,
+    return {"score": scaled(results, max_score(name)), "max_score": max_score(name), "status": GRADED,
             "misconceptions": found}
 
 

@@ -18,5 +18,6 @@ def hidden_parts(name):
 
 
 def check_hidden(grade):
-    """Add the hidden checks to a test cell's running grade."""
+    """Add the hidden checks to a test cell's running grade, which is then complete."""
     grade.add(hidden_parts(grade.name))
+    grade.complete = True

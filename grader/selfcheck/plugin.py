@@ -75,7 +75,7 @@ class ExerciseItem(pytest.Item):
             missing = f"{self.name} does not exist when its test cell is reached: run its cell, and keep its name " \
                 "as given."
             raise ExerciseFailed(wrap(missing), missing)
-        report = format_results(self.name, self.results, exercise_points(self.name))
+        report = format_results(self.name, self.results, exercise_points(self.name), complete=False)
         summary = headline(self.name, ((passed, checks), None), exercise_points(self.name))
         if problem := grader_problem(self.name, self.results):
             raise ExerciseFailed(report + "\n" + wrap(f"{problem}. This is a problem of the grader, not of your "

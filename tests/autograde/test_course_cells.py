@@ -4,10 +4,7 @@ graded cell by cell as the student would see it running the notebook top to bott
 The kit is copied (package, solutions, config) and extended the way the README's "Adding an
 exercise" says; nbgrader's gradebook must give every graded cell the score it deserves.
 """
-import os
 import shutil
-import subprocess
-import sys
 import textwrap
 
 import nbformat
@@ -16,8 +13,9 @@ from nbgrader.api import Gradebook
 
 from grader.demo.fill import fill, reference_answers
 
-from ..conftest import ROOT
 from ..course_builder import ASSIGNMENT, new_test_course
+from ..kit_copy import copy_kit, run
+from ..notebooks.test_notebooks import TEST_CELL
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -104,10 +102,6 @@ def _test(grade_id, source, points):
     return nbformat.v4.new_code_cell(source, metadata=_meta(grade_id, grade=True, points=points, locked=True))
 
 
-KIT_TEST = ('from grader.checks import check\ngrade = check("{name}", {name})\n### BEGIN HIDDEN TESTS\n'
-            'from grader.hidden import check_hidden\ncheck_hidden(grade)\n### END HIDDEN TESTS\ngrade.result()')
-
-
 def extend(kit):
     """The instructor's additions: a plain exercise in notebook 01, and a new notebook with one of each kind."""
     basics_path = kit / "solutions" / ASSIGNMENT / BASICS
@@ -122,7 +116,7 @@ def extend(kit):
         nbformat.v4.new_code_cell("import torch\nprint('ready')"),
         _answer("row_sums", 'def row_sums(x):\n    """The sum of each row: (..., n) -> (...)."""\n'
                             "    ### BEGIN SOLUTION\n    return x.sum(dim=-1)\n    ### END SOLUTION"),
-        _test("row_sums_test", KIT_TEST.format(name="row_sums"), 3),
+        _test("row_sums_test", TEST_CELL.format(name="row_sums"), 3),
         _answer("triple", "def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION"),
         _test("triple_test", "assert triple(1) == 3\n### BEGIN HIDDEN TESTS\nassert triple(4) == 12\n"
                              "### END HIDDEN TESTS", 1)])
@@ -130,13 +124,6 @@ def extend(kit):
     nbformat.write(extra, kit / "solutions" / ASSIGNMENT / EXTRA)
     (kit / "grader" / "checks" / "extra.py").write_text(VISIBLE_CHECKS.lstrip())
     (kit / "grader" / "hidden" / "extra.py").write_text(HIDDEN_CHECKS.lstrip())
-
-
-def run(kit, *command):
-    env = {**os.environ, "PYTHONPATH": str(kit)}
-    done = subprocess.run([sys.executable, *command], cwd=kit, env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
-    return done
 
 
 def submission(kit, notebook, answers):
@@ -156,8 +143,7 @@ STUDENTS = {  # student: {notebook: answers by grade_id, or None for the untouch
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory):
-    kit = new_test_course(tmp_path_factory.mktemp("extended") / "kit")
-    shutil.copytree(ROOT / "grader", kit / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+    kit = copy_kit(new_test_course(tmp_path_factory.mktemp("extended") / "kit"), "grader")
     extend(kit)
     run(kit, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force", "--log-level=ERROR")
     for student, notebooks in STUDENTS.items():

@@ -7,7 +7,7 @@ from nbgrader.utils import determine_grade
 
 from grader.autograde.outputs import kit_cell
 from grader.checks.framework import grade_locally
-from grader.checks.registry import exercise_names, exercise_points, notebook_of, visible_parts
+from grader.checks.registry import exercise_points, visible_parts
 from grader.checks.wording import WIDTH, likely_mistake
 from grader.demo.fill import fill, reference_answers
 from grader.hidden import hidden_parts
@@ -82,14 +82,6 @@ def test_pytest_says_the_points_as_the_test_cell_does(tmp_path, on_ci):
     assert "weighted_values: visible checks 1/1 passed; this exercise is worth 4 points" in said
     assert "total: visible checks 4/5 passed; this notebook is worth 21 points" in said
     assert said.count("Likely mistake") == 1
-
-
-@pytest.mark.parametrize("name", exercise_names())
-def test_every_exercise_says_what_it_is_worth_as_its_notebook_does(name):
-    cell = next(c for c in nbformat.read(SOLUTIONS / notebook_of(name), as_version=4).cells
-                if c.metadata.get("nbgrader", {}).get("grade_id") == f"{name}_test")
-    assert exercise_points(name) == cell.metadata["nbgrader"]["points"] == \
-        sum(p.points for p in visible_parts(name) + hidden_parts(name))
 
 
 def autograded_cell(name, answer):

@@ -6,10 +6,9 @@ from nbgrader.utils import determine_grade
 import nbformat
 import pytest
 
-from grader.checks.registry import exercise_of_grade_id, exercise_points, notebooks, visible_parts
-from grader.hidden import hidden_parts
+from grader.checks.registry import exercise_of_grade_id, exercise_points, notebooks
 
-from ..conftest import SOLUTIONS
+from ..conftest import ROOT, SOLUTIONS
 
 TEST_CELL = """# Checks for {name}
 from grader.checks import check
@@ -34,14 +33,21 @@ def notebook(request):
     return request.param, nbformat.read(SOLUTIONS / request.param, as_version=4)
 
 
-def test_test_cells_follow_the_template_and_worth_their_checks(notebook):
+def test_test_cells_follow_the_template_and_are_worth_their_points(notebook):
+    """Word for word the README's test cell; its points are the checks module's POINTS (the parts' points are
+    weights on that scale)."""
     _, nb = notebook
     for cell, meta in nbgrader_cells(nb, grade=True, solution=False):
         name = exercise_of_grade_id(meta["grade_id"])
         assert name, meta["grade_id"]
         assert cell.source.strip() == TEST_CELL.format(name=name)
-        parts = visible_parts(name) + hidden_parts(name)
-        assert meta["points"] == sum(p.points for p in parts) == exercise_points(name)
+        assert meta["points"] == exercise_points(name) > 0
+
+
+def test_the_readme_gives_the_test_cell_word_for_word():
+    lines = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()]
+    cell = TEST_CELL.format(name="<exercise>").splitlines()
+    assert any(lines[at:at + len(cell)] == cell for at in range(len(lines)))
 
 
 def test_each_solution_cell_defines_one_exercise_graded_below_it(notebook):

@@ -1,0 +1,103 @@
+"""An exercise added with two files, its notebook and one visible checks module (tests/new_exercise.py), in a copy
+of the kit: the kit's own tests pass there counting it, and nbgrader's gradebook grades a stub, a wrong answer
+and a right one on the test cell's scale (its parts weigh 2 + 2 points, its cell 3)."""
+import html
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.demo.fill import fill
+from grader.grades import course_grades
+from grader.gradescope.graded_cells import notebook_tests
+from grader.records import read_all
+
+from .. import new_exercise
+from ..course_builder import ASSIGNMENT, make_course
+from ..kit_copy import copy_kit, run
+from ..new_exercise import NAME, NOTEBOOK, POINTS, SCORES
+
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
+@pytest.fixture(scope="module")
+def kit(released_course, tmp_path_factory):
+    """The released kit with the new exercise, its notebook released too; each student hands in that notebook."""
+    kit = make_course(released_course, tmp_path_factory.mktemp("new_exercise") / "kit")
+    copy_kit(kit, "grader", "tests", "pyproject.toml", "README.md")
+    new_exercise.add_to(kit)
+    run(kit, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--notebook", NOTEBOOK.removesuffix(".ipynb"),
+        "--force", "--log-level=ERROR")
+    release = nbformat.read(kit / "exercises" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    for student, answer in new_exercise.ANSWERS.items():
+        folder = kit / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(release if answer is None else fill(release, {NAME: answer}), folder / NOTEBOOK)
+    return kit
+
+
+@pytest.fixture(scope="module")
+def graded(kit):
+    """The grade table that autograde prints."""
+    return run(kit, "-m", "grader", "autograde", "--course", str(kit), "--workers", "1").stdout
+
+
+def test_the_copy_imports_its_own_grader(kit):
+    said = run(kit, "-c", "import grader.checks.registry as r; print(r.__file__, r.exercise_names())").stdout
+    assert said.startswith(str(kit / "grader")) and f"'{NAME}'" in said
+
+
+def test_the_kits_fast_tests_pass_in_the_copy_counting_the_new_exercise(kit):
+    done = run(kit, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-m", "not slow", "tests/checks", "tests/notebooks")
+    passed = {line.split(" ")[0].split("/")[-1] for line in done.stdout.splitlines() if " PASSED" in line}
+    assert {f"test_checks.py::test_reference_gets_full_marks[{NAME}]",
+            f"test_checks.py::test_untouched_stub_scores_zero_and_says_so[{NAME}]",
+            f"test_checks.py::test_every_exercise_has_visible_checks_and_a_gate_among_any_hidden_ones[{NAME}]",
+            f"test_notebooks.py::test_test_cells_follow_the_template_and_are_worth_their_points[{NOTEBOOK}]",
+            f"test_narrative.py::test_titles_are_numbered_alike[{NOTEBOOK}]"} <= passed
+    assert " failed" not in done.stdout.splitlines()[-1]
+
+
+def gradebook_scores(kit):
+    """{student: (score, max_score)} of the new exercise's test cell, as nbgrader's gradebook has them."""
+    with Gradebook(f"sqlite:///{kit / 'gradebook.db'}") as gradebook:
+        return {student: (grade.score, grade.max_score) for student in new_exercise.ANSWERS
+                for grade in [gradebook.find_grade(f"{NAME}_test", NOTEBOOK.removesuffix(".ipynb"), ASSIGNMENT,
+                                                   student)]}
+
+
+def test_the_gradebook_scores_each_answer_on_the_cells_scale(graded, kit):
+    assert gradebook_scores(kit) == {student: (score, POINTS) for student, score in SCORES.items()}
+    assert any(line.startswith("wrong") and "1.5/3" in line for line in graded.splitlines())
+
+
+def test_the_records_diagnose_the_wrong_answer_and_say_the_stub_is_not_implemented(graded, kit):
+    found = {r.student: e for r in read_all(kit, ASSIGNMENT) if r.notebook == NOTEBOOK for e in r.exercises}
+    assert {student: (e.score, e.max_score) for student, e in found.items()} == \
+        {student: (score, POINTS) for student, score in SCORES.items()}
+    assert all("not implemented yet" in part.message for part in found["stub"].parts)
+    assert [part.misconception for part in found["wrong"].parts if part.score < part.points] == ["softmax_dim0"]
+
+
+def test_the_feedback_names_the_mistake(graded, kit):
+    run(kit, "-m", "grader", "feedback", "--course", str(kit))
+    pages = {student: html.unescape((kit / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html"))
+                                    .read_text()) for student in SCORES}
+    assert MISCONCEPTIONS["softmax_dim0"] in " ".join(pages["wrong"].split())
+    assert "not implemented yet" in pages["stub"] and "Likely mistake" not in pages["right"]
+
+
+def test_gradescope_gives_the_gradebooks_scores(graded, kit):
+    """Its results' scores are the gradebook's, whatever the exercise (this process's kit does not know it)."""
+    entries = {g.student: [(t.score, t.max_score) for t in notebook_tests(1, g, None)]
+               for g in course_grades(kit, ASSIGNMENT) if g.notebook == NOTEBOOK}
+    assert entries == {student: [(score, POINTS)] for student, score in SCORES.items()}
+
+
+def test_the_students_self_check_says_what_the_cell_is_worth(kit):
+    notebook = kit / "submitted" / "wrong" / ASSIGNMENT / NOTEBOOK
+    failed = f"import pytest; raise SystemExit(pytest.main(['-p', 'no:cacheprovider', '{notebook}']) != 1)"
+    done = run(kit, "-c", failed)  # one exercise failed: pytest's exit status 1
+    said = " ".join(done.stdout.split())
+    assert f"{NAME}: visible checks 1/2 passed; this exercise is worth {POINTS} points" in said
+    assert MISCONCEPTIONS["softmax_dim0"] in said

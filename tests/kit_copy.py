@@ -1,0 +1,26 @@
+"""A copy of the kit, extended as an instructor extends it: its commands import the copy's ``grader``, never
+this checkout's (tests/autograde/test_course_cells.py, tests/autograde/test_new_exercise.py)."""
+import os
+import shutil
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+
+def copy_kit(course, *names):
+    """Put the kit's ``names`` (folders or files, ``grader`` among them) into the course folder ``course``."""
+    for name in names:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, course / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy(ROOT / name, course / name)
+    return course
+
+
+def run(kit, *command):
+    """``python *command`` in the copy, with the copy first on the path; its output, once it succeeded."""
+    env = {**os.environ, "PYTHONPATH": str(kit)}
+    done = subprocess.run([sys.executable, *command], cwd=kit, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
+    return done
