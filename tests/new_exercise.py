@@ -2,7 +2,7 @@
 
 ``attend(scores, values)`` takes a softmax of the scores over the keys and weighs the values with it. Its two
 parts weigh 2 points each, its test cell 3 points: the parts' points are weights, the cell sets the scale.
-It has no hidden checks, no wrong answer in tests/wrong_answers and no mistake in the demo.
+It has no hidden checks, no wrong answer or misconception of its own and no mistake in the demo.
 """
 import nbformat
 
