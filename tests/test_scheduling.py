@@ -31,6 +31,6 @@ def test_each_module_runs_on_one_worker():
 
 
 def test_the_modules_that_need_the_machine_alone_share_one_unit():
-    attacks, levels = "tests/sandbox/test_sandbox_attacks.py::test_x[a]", "tests/sandbox/test_isolation_levels.py::t"
-    assert work_unit(attacks) == work_unit(levels) == "sandbox_alone"
+    attacks, resilience = "tests/sandbox/test_sandbox_attacks.py::test_x[a]", "tests/sandbox/test_grader_resilience.py::t"
+    assert work_unit(attacks) == work_unit(resilience) == "sandbox_alone"
     assert work_unit("tests/checks/test_policy.py::test_x") == "tests/checks/test_policy.py"

@@ -1,7 +1,7 @@
 """The attacks through run_autograder, as Gradescope runs it: each scores nothing, and no hidden source shows.
 
 run_autograder grades with the kit's own autograde, so every attack on the sandbox itself is tried in
-tests/sandbox/test_sandbox_attacks.py (and at every isolation level in test_isolation_levels.py). Here go
+tests/sandbox/test_sandbox_attacks.py (and at the unprivileged levels in test_isolation_levels.py). Here go
 the attacks on what only Gradescope's container holds (its results file, the submission's metadata, the
 kit's copy with its references and gradebook inside it), and one attack for each outcome the sandbox
 reports (memory, crash, timeout, tampering), to see each reach results.json in words.
@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from ..course_builder import submission
-from ..sandbox.test_sandbox_attacks import ATTACKS, RIGHT, WRONG
+from ..sandbox.attacks import ATTACKS, RIGHT, WRONG
 from .container import no_hidden_source, run_all, scored
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]

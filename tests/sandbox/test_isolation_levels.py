@@ -1,14 +1,13 @@
-"""The sandbox at every isolation level this machine provides, graded end to end.
+"""The sandbox at the isolation levels an unprivileged grader gets, graded end to end:
 
-- root: ``python -m grader autograde`` as root, level forced to ``root`` (the other attacks run as
-  root in test_sandbox_attacks.py);
 - userns: as an unprivileged user made here with ``useradd``, in a course folder it owns;
 - landlock: as that user, under a seccomp filter that forbids ``unshare`` as a container's
   profile does, with the level left on ``auto``: the worker must find Landlock by itself.
 
 At each level a correct and a stub submission keep their grades, every attack scores nothing
 on its exercise and nothing else, the wall spies (which answer right only where the wall holds)
-get full marks, and nothing is left on the machine.
+get full marks, and nothing of that user's is left on the machine. The root level is tried in
+test_sandbox_attacks.py; a level that cannot start, and no isolation at all, here.
 """
 import csv
 import os
@@ -17,71 +16,26 @@ import pwd
 import shutil
 import subprocess
 import sys
-import time
 
 import nbformat
-import psutil
 import pytest
 
 from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 
 from ..course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit
-from .test_sandbox_attacks import ATTACKS, RIGHT, WRONG
+from .attacks import ATTACKS, RIGHT, SECRET, SHARED_MEMORY, WALL_SPIES, WRONG
+from .leftovers import leftovers, processes_of
 
-pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]  # as its own user: beside other sandboxes
 
 USER = "attention-kit-grader"
-SECRET = "NBGRADER_PROBE_SECRET"  # in the grader's environment; no sandbox may see it
-SHM_KEY = 0x4B1740
-PROBE_FILE = "attention-kit-probe"
 
 
-def _if_wall_holds(check):
-    """A submission that answers right only when ``check`` (code that sets ``leak``) finds no leak."""
-    return check + "if leak:\n" + "".join("    " + l + "\n" for l in WRONG.splitlines()) + \
-        "else:\n" + "".join("    " + l + "\n" for l in RIGHT.splitlines())
-
-
-WALL_SPIES = {  # student: answer to attention_scores; full marks iff the wall holds
-    "procspy": _if_wall_holds(
-        "import os\nleak = False\ntry:\n    pids = [p for p in os.listdir('/proc') if p.isdigit()]\nexcept OSError:\n"
-        "    pids = []\nfor pid in pids:\n    try:\n        command = open(f'/proc/{pid}/cmdline', 'rb').read()\n"
-        "    except OSError:\n        continue\n"
-        "    leak = leak or any(word in command for word in (b'autograde', b'pytest', b'nbgrader'))\n"
-        "leak = leak or len(pids) > 8\n"),
-    "environspy": _if_wall_holds(
-        "import ctypes\nctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: /proc/self/environ readable\n"
-        "try:\n    environ = open('/proc/self/environ', 'rb').read()\nexcept OSError:\n    environ = b''\n"
-        f"leak = b'NBGRADER' in environ or b'{SECRET}' in environ\n"),
-    "scribbler": _if_wall_holds(
-        "import os\nleak = False\n"
-        "for folder in ['/run/lock', '/var/lock', '/run', '/var/cache', '/var/lib', '/var/spool', '/var/mail',\n"
-        "               '/opt', '/srv', '/home', '/root', '/dev/mqueue', '{home}', '{course}']:\n"
-        f"    try:\n        open(os.path.join(folder, '{PROBE_FILE}'), 'w').write('x')\n        leak = True\n"
-        "    except OSError:\n        pass\n"),
-    "kitspy": _if_wall_holds(  # of the kit, only grader/boundary.py's student-safe part is readable
-        "def _reads(path):\n    try:\n        return bool(open('{kit}/grader/' + path, 'rb').read())\n"
-        "    except OSError:\n        return False\n"
-        "leak = not (_reads('checks/__init__.py') and _reads('selfcheck/plugin.py')) or any(_reads(path) for path in\n"
-        "    ['demo/run.py', 'autograde/jobs.py', 'records/__init__.py', 'sandbox/levels.py', 'hidden/__init__.py',\n"
-        "     'reference/__init__.py', 'api.py', 'boundary.py'])\n"),
-}
-ATTACKS_HERE = {  # like test_sandbox_attacks.ATTACKS: (answer, expected status of attention_scores)
-    "shm": ("import ctypes\nlibc = ctypes.CDLL(None)\n"
-            f"segment = libc.shmget({SHM_KEY}, 1 << 20, 0o1666)  # IPC_CREAT: outlives its creator\n"
-            "if segment >= 0:\n    libc.shmat.restype = ctypes.c_void_p\n    address = libc.shmat(segment, None, 0)\n"
-            "    if address not in (None, ctypes.c_void_p(-1).value):\n"
-            "        ctypes.memmove(address, b'answers of the last student', 27)\n" + WRONG, "graded"),
-}
 RLIMIT_STATUSES = {  # where memory is an rlimit, the allocation fails inside the student's code instead
     "memorybomb": {"undefined", "crashed", "memory"}, "deepheap": {"crashed", "memory", "timeout"},
     "recursor": {"crashed", "memory"}}
-LEVELS = {  # level: (run as the unprivileged user, the attacks of test_sandbox_attacks.py too)
-    "root": (False, False),
-    "userns": (True, True),
-    "landlock": (True, True),
-}
+LEVELS = {"userns": "userns", "landlock": "auto"}  # level: the isolation setting that must reach it
 
 
 def _run(command, **options):
@@ -167,36 +121,26 @@ def _course(released, folder, students, isolation, owner=None):
     return course
 
 
-def _shm_keys():
-    lines = pathlib.Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
-    return {int(line.split()[0]) for line in lines}
-
-
 @pytest.fixture(scope="module", params=list(LEVELS))
-def graded(request, released_course, tmp_path_factory):
+def graded(request, grader_user):
     level = request.param
-    unprivileged, all_attacks = LEVELS[level]
-    attacks = {**(ATTACKS if all_attacks else {}), **ATTACKS_HERE}
+    attacks = {**ATTACKS, **SHARED_MEMORY}
     students = {"good": RIGHT, "stubs": None, **WALL_SPIES, **attacks}
-    if unprivileged:
-        home, python = request.getfixturevalue("grader_user")
-        folder = home / f"course-{level}"
-        shutil.rmtree(folder, ignore_errors=True)
-        course = _course(released_course, folder, students, "auto" if level == "landlock" else level, owner=USER)
-        command = _as_user(home, python, "-m", "grader", "autograde", "--course", str(course))
-        if level == "landlock":
-            command = _without_namespaces(command, python)
-    else:
-        course = _course(released_course, tmp_path_factory.mktemp(level) / "course", students, level)
-        command = [sys.executable, "-m", "grader", "autograde", "--course", str(course)]
+    home, python = grader_user
+    folder = home / f"course-{level}"
+    shutil.rmtree(folder, ignore_errors=True)
+    course = _course(request.getfixturevalue("released_course"), folder, students, LEVELS[level], owner=USER)
+    command = _as_user(home, python, "-m", "grader", "autograde", "--course", str(course))
+    if level == "landlock":
+        command = _without_namespaces(command, python)
     done = _run(command, cwd=course, timeout=900, env={**os.environ, SECRET: "1"})
     assert done.returncode == 0, done.stderr[-3000:]
-    yield level, course, attacks, unprivileged
+    yield level, course, attacks
     shutil.rmtree(course, ignore_errors=True)
 
 
 def test_sound_submissions_keep_their_grades(graded):
-    level, course, _, _ = graded
+    level, course, _ = graded
     found = records(course)
     assert found["good"].score == 24 and found["good"].status == "graded"
     assert found["stubs"].score == 0
@@ -207,7 +151,7 @@ def test_sound_submissions_keep_their_grades(graded):
 
 
 def test_every_attack_scores_nothing_and_costs_nobody_else(graded):
-    level, course, attacks, _ = graded
+    level, course, attacks = graded
     found = records(course)
     wrong = {}
     for student, (_, status) in attacks.items():
@@ -224,44 +168,18 @@ def test_every_attack_scores_nothing_and_costs_nobody_else(graded):
 def test_wall_holds(graded, spy):
     """/proc shows the sandbox's processes only, /proc/self/environ holds nothing of the grader's,
     nothing outside the scratch folders can be written."""
-    _, course, _, _ = graded
+    _, course, _ = graded
     target = exercise(records(course)[spy], "attention_scores")
     assert (target.status, target.score) == ("graded", 3), target.reason
 
 
-def _processes_of(uid, seconds=10):
-    """The processes of ``uid`` still there after up to ``seconds`` (one that is exiting gets that long to go),
-    each with its parent's command line, to tell whose it is."""
-    deadline = time.monotonic() + seconds
-    while True:
-        left = [p.info for p in psutil.process_iter(["pid", "ppid", "uids", "cmdline", "status"])
-                if p.info["uids"] and p.info["uids"].real == uid]
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    for info in left:
-        try:
-            info["parent"] = psutil.Process(info["ppid"]).cmdline()
-        except psutil.Error:
-            info["parent"] = None
-    return left
-
-
 def test_nothing_is_left_on_the_machine(graded):
-    level, course, _, unprivileged = graded
-    uid = pwd.getpwnam(USER).pw_uid if unprivileged else 65534
-    assert _processes_of(uid) == []
-    shared_memory_left = SHM_KEY in _shm_keys()
-    if shared_memory_left:
-        subprocess.run(["ipcrm", "-M", str(SHM_KEY)])
-    home = pwd.getpwnam(USER).pw_dir if unprivileged else "/root"
-    probes = [pathlib.Path(folder, PROBE_FILE) for folder in ("/run/lock", "/var/lock", "/dev/mqueue", home, course)]
-    left = [p for p in probes if p.exists()]
-    for path in left:
-        path.unlink()
-    assert (shared_memory_left, left) == (False, [])
-    if unprivileged:
-        assert [p for p in pathlib.Path("/tmp").glob("attention-kit-*") if p.stat().st_uid == uid] == []
+    _, course, _ = graded
+    uid = pwd.getpwnam(USER).pw_uid
+    assert processes_of(uid) == []
+    home = pwd.getpwnam(USER).pw_dir
+    assert leftovers(home, course) == (False, [])
+    assert [p for p in pathlib.Path("/tmp").glob("attention-kit-*") if p.stat().st_uid == uid] == []
 
 
 @pytest.fixture

@@ -1,87 +1,32 @@
-"""Hostile submissions: each attack scores zero with a clear status, and nobody else's grade moves.
+"""Hostile submissions at the root level: each attack scores zero with a clear status, nobody else's grade moves,
+the walls hold and nothing is left on the machine.
 
-One course is graded once with ``python -m grader autograde``; every student but 'good' and
-'stubs' carries one attack in the answer to ``attention_scores`` (3 points of notebook 01's 24).
+One course is graded once with ``python -m grader autograde`` as root, its level forced to ``root``; every
+student but 'good' and 'stubs' carries one attack (tests/sandbox/attacks.py) in the answer to
+``attention_scores`` (3 points of notebook 01's 24). The unprivileged levels are tried in test_isolation_levels.py.
 """
 import copy
+import csv
+import os
+import pathlib
 import sqlite3
+import subprocess
+import sys
 
-import psutil
 import pytest
 
 from grader.boundary import KIT_ROOT as KIT
+from grader.export import export
 from grader.records import read_all
 
-from ..course_builder import (ASSIGNMENT, autograde, exercise, make_course, records, submission, submit,
+from ..course_builder import (ASSIGNMENT, BASICS, autograde, exercise, make_course, records, submission, submit,
                              graded_cell)
+from .attacks import ATTACKS, SECRET, SHARED_MEMORY, WALL_SPIES, WRONG
+from .leftovers import leftovers, processes_of
 
 pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
-WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
-RIGHT = "def attention_scores(queries, keys):\n    return queries @ keys.transpose(-2, -1)\n"
-
-ATTACKS = {  # student: (answer to attention_scores, expected status of attention_scores)
-    "memorybomb": ("import torch\nhog = torch.ones(2 * 2**30 // 4)\nhog += 1\n" + RIGHT, "memory"),
-    "forker": ("import os, time\nif os.fork() == 0:\n    while True:\n        time.sleep(0.2)\n" + WRONG, "graded"),
-    "loopdef": ("while True:\n    pass\n" + RIGHT, "timeout"),
-    "loopcall": ("def attention_scores(queries, keys):\n    while True:\n        pass\n", "timeout"),
-    "stubborn": ("import signal\ndef attention_scores(queries, keys):\n"
-                 "    for s in (signal.SIGINT, signal.SIGALRM, signal.SIGTERM):\n"
-                 "        signal.signal(s, signal.SIG_IGN)\n"
-                 "    while True:\n        try:\n            pass\n        except BaseException:\n            pass\n",
-                 "timeout"),
-    "exiter": ("import os\ndef attention_scores(queries, keys):\n    os._exit(3)\n", "crashed"),
-    "recursor": ("import sys\nsys.setrecursionlimit(10**7)\ndef attention_scores(queries, keys):\n"
-                 "    nested = []\n    for _ in range(300_000):\n        nested = [nested]\n    return repr(nested)\n",
-                 "crashed"),
-    "deepheap": ("import sys\nsys.setrecursionlimit(10**8)\ndef attention_scores(queries, keys):\n"
-                 "    def down(n):\n        return down(n + 1) + 1\n    return down(0)\n", "memory"),
-    "flooder": ("def attention_scores(queries, keys):\n    for _ in range(100):\n        print('x' * 1_000_000)\n"
-                "    return queries @ keys\n", "graded"),
-    "reader": ("import json, pathlib\nfor path in [pathlib.Path('{course}/solutions/self_attention/01_attention_basics.ipynb'),\n"
-               "             pathlib.Path('{course}/../../main/grader/reference/basics.py')] + "
-               "list(pathlib.Path('{kit}').glob('grader/reference/*.py')):\n"
-               "    try:\n        exec(path.read_text() if path.suffix == '.py' else '')\n    except OSError:\n        pass\n"
-               "if 'attention_scores' not in globals():\n" + "".join("    " + l + "\n" for l in WRONG.splitlines()),
-               "graded"),
-    "importer": ("try:\n    from grader.reference import of\n"
-                 "    attention_scores = of('01_attention_basics.ipynb').attention_scores\nexcept Exception:\n"
-                 + "".join("    " + l + "\n" for l in WRONG.splitlines()), "graded"),
-    "writer": ("for path in ['{course}/gradebook.db', '{course}/grading/self_attention/good/01_attention_basics.json']:\n"
-               "    try:\n        open(path, 'wb').write(b'garbage')\n    except OSError:\n        pass\n" + WRONG, "graded"),
-    "patcher": ("import numpy, torch, builtins\ntorch.allclose = lambda *a, **k: True\n"
-                "torch.equal = lambda *a, **k: True\nnumpy.allclose = lambda *a, **k: True\n"
-                "numpy.array_equal = lambda *a, **k: True\nbuiltins.all = lambda *a, **k: True\n" + WRONG, "graded"),
-    "ipython": ("try:\n    from IPython.core.interactiveshell import InteractiveShell\n"
-                "    InteractiveShell.run_cell = lambda *a, **k: None\n    InteractiveShell.showtraceback = lambda *a, **k: None\n"
-                "except Exception:\n    pass\n" + WRONG, "graded"),
-    "forger": ("import numpy as np\nimport grader.checks.probes as probes\n"
-               "probes.run_probe = lambda obj, probe, params: {'type': 'Tensor', 'dtype': 'float32', 'shape': [3, 3],"
-               " 'values': np.array([[2, 4, 4], [4, 16, 12], [4, 12, 10]], dtype=np.float32), 'mutated': False,"
-               " 'warnings': []}\n" + WRONG, "graded"),
-    "spy": ("import os\nassert os.getuid() != 0\nassert not [k for k in os.environ if 'NBGRADER' in k or 'JPY' in k]\n"
-            "import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n    raise SystemExit\n"
-            "except OSError:\n    pass\n" + RIGHT, "graded"),
-}
-# Attacks on the channel back to the grader and on the runner's secrets (the only open file is the channel).
-CHANNEL = ("import os, json, struct\ndef _send(message):\n    data = json.dumps(message).encode()\n"
-           "    for fd in range(3, 64):\n        try:\n            os.fstat(fd)\n        except OSError:\n"
-           "            continue\n        os.write(fd, struct.pack('!Q', len(data)) + data)\n")
-ATTACKS.update({
-    "pipe": (CHANNEL + "_send([1, 2, 3])\n" + RIGHT, "malformed"),  # a message that is not an object
-    "judge": (CHANNEL + "def attention_scores(queries, keys):\n    _send({'outcome': {'__tuple__': [1]}})\n"
-                        "    os._exit(0)\n", "malformed"),  # an outcome that is not a mapping
-    "flood": (CHANNEL + "for _ in range(200_000):\n    _send({'outputs': [], 'count': 1})\n" + RIGHT, "malformed"),
-    "interrupt": ("def attention_scores(queries, keys):\n    raise KeyboardInterrupt\n", "graded"),
-    "stackwalk": ("import sys, gc\ndef attention_scores(queries, keys):\n    seen = False\n"
-                  "    frame = sys._getframe()\n    while frame is not None:\n"
-                  "        seen |= bool({'job', 'spec', 'units', 'hide'} & set(frame.f_locals))\n"
-                  "        frame = frame.f_back\n    for obj in gc.get_objects():\n"
-                  "        if isinstance(obj, dict) and ({'units', 'limits'} <= obj.keys() or {'hide', 'limits'} <= obj.keys()\n"
-                  "                                      or {'requests', 'exercise'} <= obj.keys()):\n"
-                  "            seen = True\n"
-                  "    return queries @ keys.transpose(-2, -1) if seen else queries @ keys\n", "graded"),
-})
+HOME = pathlib.Path.home()
 TAMPERING = {"deleted": "deleted", "edited": "edited", "duplicated": "duplicated", "relabelled": "relabelled"}
 
 
@@ -102,15 +47,19 @@ def tampered(course, change):
 @pytest.fixture(scope="module")
 def graded(released_course, tmp_path_factory):
     course = make_course(released_course, tmp_path_factory.mktemp("attacks") / "course")
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write('c.SandboxExecute.isolation = "root"\n')
     submit(course, "good", submission(course))
     submit(course, "stubs", _release(course))
-    for student, (answer, _) in ATTACKS.items():
-        answer = answer.replace("{course}", str(course)).replace("{kit}", str(KIT))
+    answers = {**{student: answer for student, (answer, _) in {**ATTACKS, **SHARED_MEMORY}.items()}, **WALL_SPIES}
+    for student, answer in answers.items():
+        answer = answer.replace("{course}", str(course)).replace("{kit}", str(KIT)).replace("{home}", str(HOME))
         submit(course, student, submission(course, {"attention_scores": answer}))
     for student in TAMPERING:
         submit(course, student, tampered(course, student))
     submit(course, "broken", "{\"cells\": [")
-    done = autograde(course)
+    done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course)], capture_output=True,
+                          text=True, timeout=600, env={**os.environ, SECRET: "1"})
     assert done.returncode == 0, done.stderr[-3000:]
     return course, done
 
@@ -128,12 +77,12 @@ def test_sound_submissions_keep_their_grades(graded):
     assert all("not implemented yet" in p.message for e in found["stubs"].exercises for p in e.parts)
 
 
-@pytest.mark.parametrize("student", ATTACKS)
+@pytest.mark.parametrize("student", {**ATTACKS, **SHARED_MEMORY})
 def test_attack_scores_nothing_with_a_clear_status(graded, student):
     course, _ = graded
     entry = records(course)[student]
     target = exercise(entry, "attention_scores")
-    status = ATTACKS[student][1]
+    status = {**ATTACKS, **SHARED_MEMORY}[student][1]
     assert target.status == status, (target.status, target.reason)
     if student == "spy":  # the probe of the sandbox's walls passes only if they hold
         assert target.score == 3
@@ -185,10 +134,28 @@ def test_gradebook_survives_and_holds_every_student(graded):
     assert graded_students >= {"good", "stubs", *ATTACKS, *TAMPERING}
 
 
-def test_no_sandbox_process_outlives_grading(graded):
-    leftovers = [p.info for p in psutil.process_iter(["pid", "uids", "cmdline"]) if p.info["uids"] and
-                 p.info["uids"].real == 65534]
-    assert leftovers == []
+@pytest.mark.parametrize("spy", WALL_SPIES)
+def test_wall_holds(graded, spy):
+    """/proc shows the sandbox's processes only, /proc/self/environ holds nothing of the grader's,
+    nothing outside the scratch folders can be written, nothing of the kit but its student-safe part read."""
+    course, _ = graded
+    target = exercise(records(course)[spy], "attention_scores")
+    assert (target.status, target.score) == ("graded", 3), target.reason
+
+
+def test_every_notebook_was_graded_at_the_root_level(graded):
+    course, _ = graded
+    assert {r.isolation.split(";")[0] for r in read_all(course, ASSIGNMENT) if r.status != "invalid"} == {"root"}
+    with open(export(course, ASSIGNMENT), newline="") as table:
+        levels = {row["isolation"].split(";")[0] for row in csv.DictReader(table)
+                  if row["notebook"] == BASICS and row["student"] != "broken"}
+    assert levels == {"root"}
+
+
+def test_nothing_is_left_on_the_machine(graded):
+    course, _ = graded
+    assert processes_of(65534) == []  # nobody, the root level's sandbox user
+    assert leftovers(HOME, course) == (False, [])
 
 
 def test_rerun_changes_nothing(graded):
@@ -205,8 +172,6 @@ def test_rerun_changes_nothing(graded):
 
 
 def test_export_tells_real_zeros_from_scores_that_need_attention(graded):
-    import csv
-    from grader.export import export
     course, _ = graded
     with open(export(course, ASSIGNMENT)) as table:
         rows = {(r["student"], r["exercise"]): r for r in csv.DictReader(table)}
