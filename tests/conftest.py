@@ -23,6 +23,10 @@ os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.envi
 # marked ``sandbox_alone`` from here, the one place that names them, because pytest-xdist's scheduler sees only
 # the tests' ids.
 SANDBOX_ALONE = ("test_grader_resilience.py", "test_sandbox_attacks.py")
+# The modules that take minutes on one worker (``--durations``): started first among their kind, so that none
+# of them is left running alone at the end.
+LONGEST = ("test_demo.py", "test_student_install.py", "test_isolation_levels.py", "test_gradescope.py",
+           "test_gradescope_attacks.py")
 
 
 def work_unit(nodeid):
@@ -49,15 +53,16 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(items):
-    """The ``sandbox_alone`` modules come first, so that the other worker runs the modules without a sandbox
-    meanwhile; the ``sandbox`` modules come last."""
+    """The ``sandbox_alone`` modules come first, so that the other workers run the modules without a sandbox
+    meanwhile; the ``sandbox`` modules come last; the longest modules first of their kind."""
     for item in items:
         module = item.getparent(pytest.Module)
         if module.path.name in SANDBOX_ALONE and not module.get_closest_marker("sandbox_alone"):
             module.add_marker(pytest.mark.sandbox_alone)
 
     def rank(item):
-        return 0 if item.get_closest_marker("sandbox_alone") else 2 if item.get_closest_marker("sandbox") else 1
+        kind = 0 if item.get_closest_marker("sandbox_alone") else 2 if item.get_closest_marker("sandbox") else 1
+        return kind, item.path.name not in LONGEST
 
     items.sort(key=rank)
 
