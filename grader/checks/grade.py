@@ -48,7 +48,7 @@ class Grade:
 
     def __init__(self, name, obj):
         self.name, self.obj, self.results = name, obj, []
-        self.complete = False  # the hidden parts ran too (grader.hidden.check_hidden): the score is known
+        self.complete = False  # set when the hidden parts ran too, at grading: the score is then known
         self.add(visible_parts(name))
 
     def add(self, parts):

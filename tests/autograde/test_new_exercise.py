@@ -83,7 +83,7 @@ def test_the_feedback_names_the_mistake(graded, kit):
     run(kit, "-m", "grader", "feedback", "--course", str(kit))
     pages = {student: html.unescape((kit / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html"))
                                     .read_text()) for student in SCORES}
-    assert MISCONCEPTIONS["softmax_dim0"] in " ".join(pages["wrong"].split())
+    assert MISCONCEPTIONS["softmax_dim0"].explanation in " ".join(pages["wrong"].split())
     assert "not implemented yet" in pages["stub"] and "Likely mistake" not in pages["right"]
 
 
@@ -100,4 +100,4 @@ def test_the_students_self_check_says_what_the_cell_is_worth(kit):
     done = run(kit, "-c", failed)  # one exercise failed: pytest's exit status 1
     said = " ".join(done.stdout.split())
     assert f"{NAME}: visible checks 1/2 passed; this exercise is worth {POINTS} points" in said
-    assert MISCONCEPTIONS["softmax_dim0"] in said
+    assert MISCONCEPTIONS["softmax_dim0"].explanation in said
