@@ -66,15 +66,18 @@ def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
+    from .course import Course
     from .errors import NbgraderFailed, UsageError
     from .ready import require
     from .sandbox.pool import SandboxUnavailable
     from .summaries import summary
     verb = arguments.pop("verb")
+    course = None if verb == "demo" else Course.at(arguments.pop("course"), arguments.pop("assignment"))
     try:
-        if verb != "demo":
-            require(arguments["course"], arguments["assignment"], verb)
+        if course is not None:
+            require(course, verb)
+            arguments["course"] = course
         result = getattr(api, verb)(**arguments)
     except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
         sys.exit(f"python -m grader {verb}: {error}")
-    print(summary(verb, result, **arguments))
+    print(summary(verb, result, course))

@@ -2,16 +2,15 @@
 executor in place of nbgrader's Execute. Configured in nbgrader_config.py, so that a stock
 ``nbgrader autograde`` uses them as well as ``python -m grader autograde``."""
 import atexit
-import pathlib
 import time
 
 import nbformat
-from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
 from ..checks.cells import is_test_cell
+from ..course import Course
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
 
@@ -91,9 +90,7 @@ class DetectTampering(NbGraderPreprocessor):
 
     def _released(self, resources):
         info = resources["nbgrader"]
-        coursedir = CourseDirectory(config=self.config)
-        directory = coursedir.format_path(coursedir.release_directory, ".", info["assignment"])
-        path = pathlib.Path(directory) / f"{info['notebook']}.ipynb"
+        path = Course.running(self.config, info["assignment"]).release / f"{info['notebook']}.ipynb"
         return nbformat.read(path, as_version=4) if path.exists() else None
 
 
@@ -125,8 +122,8 @@ class SandboxExecute(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         started = time.monotonic()
         info = resources["nbgrader"]
-        course = CourseDirectory(config=self.config).root
-        job, cells = build_job(nb, course, self.limits(), self.hidden_folders)
+        course = Course.running(self.config, info["assignment"])
+        job, cells = build_job(nb, course.root, self.limits(), self.hidden_folders)
         result = shared_pool(self.isolation).run(job)
         units = result["units"]
         tests = []

@@ -19,9 +19,9 @@ from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.checks.wording import likely_mistake
 from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
-from grader.gradebook import gradebook
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
+from grader.course import Course
 
 from ..conftest import wrong_answers
 from ..course_builder import ASSIGNMENT, graded_cell, make_course
@@ -74,7 +74,7 @@ def course(released_course, tmp_path_factory):
     course = make_course(released_course, tmp_path_factory.mktemp("feedback") / "course")
     graded = graded_wrong_answers()
     graded[1][0].tampered = [{"grade_id": graded[1][0].exercises[0].cell, "change": "edited"}]
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         for one, _ in graded:
             book.add_student(one.student)
             book.add_submission(ASSIGNMENT, one.student)
@@ -160,7 +160,7 @@ def test_a_changed_test_cell_is_said_at_the_top_of_the_page(course):
 def test_the_page_has_the_gradebooks_scores(course):
     course, graded, _ = course
     one = graded[0][0]
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         grade = book.find_grade(one.exercises[0].cell, one.notebook.removesuffix(".ipynb"), ASSIGNMENT, one.student)
         grade.manual_score = 0.5
         book.db.commit()
