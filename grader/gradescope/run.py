@@ -18,8 +18,8 @@ from ..course import Course
 from ..gradebook import enrol
 from ..grades import course_grades
 from ..records import GRADED
-from ..feedback.page import notebook_notes
 from ..selfcheck.notebook import read
+from ..tutor.page import notebook_notes
 from . import prairielearn, results as gradescope_results
 from .graded_cells import notebook_tests, read_autograded
 from .layout import ROOT_VARIABLE, STUDENT, Layout

@@ -18,7 +18,7 @@ from grader.checks.framework import grade_locally, total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.checks.wording import likely_mistake
-from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
+from grader.tutor.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 from grader.course import Course
@@ -188,7 +188,7 @@ def test_clear_hidden_tests_keeps_the_visible_part_of_source_and_outputs():
 
 def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
     from grader.checks.policy import source_outcome
-    from grader.feedback.page import exercise_html, exercise_text
+    from grader.tutor.page import exercise_html, exercise_text
     cells = ["import torch\ndef attention_weights(scores):\n    return torch.softmax(scores, dim=0)\n",
              "def self_attention(x, wq, wk, wv):\n    return attention_weights((x @ wq) @ (x @ wk).mT) @ (x @ wv)\n"]
     calls = source_outcome("self_attention", cells)["reaches"]
