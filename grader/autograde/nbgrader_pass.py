@@ -14,7 +14,7 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 
 from ..course import Course, path_with_venv
 from ..sandbox.pool import SandboxUnavailable
-from .preprocessors import SandboxExecute, shared_pool
+from ..worker import start_sandbox
 
 SANDBOX_UNAVAILABLE = "!!"
 
@@ -30,11 +30,6 @@ def grade_student(course, student):
     app.initialize([course.assignment, f"--student={student}", "--force", "--log-level=ERROR"])
     app.start()
     AutogradeApp.clear_instance()
-
-
-def start_sandbox(course):
-    """This process's warm worker, started before any student, at the course's isolation setting."""
-    shared_pool(SandboxExecute(config=course.directory.config).isolation).start()
 
 
 def main():

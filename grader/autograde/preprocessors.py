@@ -1,7 +1,6 @@
 """nbgrader preprocessors: tamper detection before nbgrader restores the test cells, and the sandboxed
 executor in place of nbgrader's Execute. Configured in nbgrader_config.py, so that a stock
 ``nbgrader autograde`` uses them as well as ``python -m grader autograde``."""
-import atexit
 import time
 
 import nbformat
@@ -11,21 +10,11 @@ from traitlets import Float, Integer, List, Unicode
 from .. import records as record
 from ..checks.cells import is_test_cell
 from ..course import Course
+from ..worker import ISOLATION, shared_pool
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
 
 METADATA_KEY = "attention_kit"
-_pool = None
-
-
-def shared_pool(isolation="auto"):
-    """One pool of warm workers for this process."""
-    global _pool
-    if _pool is None:
-        from ..sandbox.pool import Pool
-        _pool = Pool(1, isolation)  # one warm worker: each grading process takes its own students
-        atexit.register(_pool.close)
-    return _pool
 
 
 def _normalised(source):
@@ -110,7 +99,7 @@ class SandboxExecute(NbGraderPreprocessor):
     unit_seconds = Float(DEFAULT_LIMITS["unit_seconds"], help="Time for one cell or one exercise").tag(config=True)
     notebook_seconds = Float(DEFAULT_LIMITS["notebook_seconds"], help="Time for a whole notebook").tag(config=True)
     processes = Integer(DEFAULT_LIMITS["processes"], help="Processes one notebook may run").tag(config=True)
-    isolation = Unicode("auto", help="The sandbox's isolation: auto (the strongest this machine allows), root, "
+    isolation = Unicode(ISOLATION, help="The sandbox's isolation: auto (the strongest this machine allows), root, "
                         "userns, landlock, or none (no isolation, accepted explicitly)").tag(config=True)
     hidden_folders = List(Unicode(), help="More folders a submission must not read, beside the course and the kit "
                           "(Gradescope's /autograder)").tag(config=True)
