@@ -79,7 +79,7 @@ def course(released_course, tmp_path_factory):
             book.add_student(one.student)
             book.add_submission(ASSIGNMENT, one.student)
     for one, answer in graded:
-        record.write(course, one)
+        record.write(Course.at(course), one)
         autograded(course, one, answer)
     pages = feedback(course, ASSIGNMENT)
     return course, graded, pages
