@@ -66,17 +66,15 @@ def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
-    from .course import Course
     from .errors import NbgraderFailed, UsageError
     from .ready import require
     from .sandbox.pool import SandboxUnavailable
     from .summaries import summary
     verb = arguments.pop("verb")
-    course = None if verb == "demo" else Course.at(arguments.pop("course"), arguments.pop("assignment"))
+    course = None
     try:
-        if course is not None:
-            require(course, verb)
-            arguments["course"] = course
+        if verb != "demo":
+            course = arguments["course"] = require(arguments["course"], arguments.pop("assignment"), verb)
         result = getattr(api, verb)(**arguments)
     except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
         sys.exit(f"python -m grader {verb}: {error}")

@@ -2,7 +2,7 @@
 
 Checked before a command touches anything, so that a wrong ``--course`` never leaves folders behind.
 """
-from .course import CONFIG
+from .course import CONFIG, Course
 from .errors import UsageError
 from .gradebook import graded_cells
 
@@ -10,12 +10,13 @@ NEEDS = {"release": "source", "collect": "release", "autograde": "release", "fee
          "export": "gradebook", "report": "gradebook"}
 
 
-def require(course, command):
-    """Refuse ``command`` on a :class:`~grader.course.Course` whose folder is not an nbgrader course, or on a
-    course not ready for it."""
-    root, assignment = course.root, course.assignment
+def require(folder, assignment, command):
+    """The :class:`~grader.course.Course` of ``folder`` and ``assignment``, ready for ``command``; refused when the
+    folder is not an nbgrader course, or the course is not ready for the command."""
+    course = Course.at(folder, assignment)
+    root = course.root
     if not root.is_dir():
-        raise UsageError(f"{root}: no such folder (give the course folder with --course)")
+        raise UsageError(f"{folder}: no such folder (give the course folder with --course)")
     if not (root / CONFIG).is_file():
         raise UsageError(f"{root.resolve()} is not an nbgrader course: it has no {CONFIG} "
                          "(give the course folder with --course)")
@@ -30,3 +31,4 @@ def require(course, command):
             raise UsageError(f"nothing of {assignment} is graded yet: run python -m grader autograde first")
     elif need == "gradebook" and not graded_cells(course):
         raise UsageError(f"{assignment} is not in the course's gradebook: run python -m grader release first")
+    return course
