@@ -38,7 +38,7 @@ def lms_zip(class_dir, plan, path):
 
 
 def new_course(course):
-    """A fresh nbgrader course folder (a path): the kit's config and its solutions."""
+    """A fresh nbgrader course folder: the kit's config and its solutions."""
     shutil.rmtree(course, ignore_errors=True)
     course.mkdir(parents=True)
     shutil.copy(ROOT / "nbgrader_config.py", course)
@@ -83,7 +83,7 @@ def _exercise_status(notebook, cell):
 
 def demo(out="build/demo"):
     """Release, collect an LMS zip of the demo class, autograde, feedback, export, report; check the grades."""
-    from .. import api  # the verbs, as instructors call them (grader.api lists this one too: imported here)
+    from .. import api  # the verbs as instructors call them; imported here, as grader.api imports this module
     started = time.monotonic()
     course = Course.at(new_course(pathlib.Path(out).resolve() / "course"), ASSIGNMENT)
     say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731

@@ -37,8 +37,8 @@ def released_tests(course):
 
 def hand_in(course, found):
     """Put the matched notebooks in the course as the one student's submission (a rerun starts afresh)."""
-    for folder in (course.submitted(STUDENT), course.autograded(STUDENT), course.grading / STUDENT):
-        shutil.rmtree(folder, ignore_errors=True)
+    for earlier in (course.submitted(STUDENT), course.autograded(STUDENT), course.grading / STUDENT):
+        shutil.rmtree(earlier, ignore_errors=True)
     folder = course.submitted(STUDENT)
     folder.mkdir(parents=True)
     for name, path in found.notebooks.items():
