@@ -41,13 +41,16 @@ class Course:
         """The course of the nbgrader command running in this process, as its configuration sets it
         (its command line included): for the kit's nbgrader preprocessors."""
         directory = CourseDirectory(config=config)
-        course = cls(pathlib.Path(directory.root), assignment)
-        object.__setattr__(course, "directory", directory)  # the cached property's value: made once
-        return course
+        return cls(pathlib.Path(directory.root), assignment)._with(directory)
 
     def resolved(self):
         """The same course, its root an absolute path (for another process, or a path to print as absolute)."""
-        return dataclasses.replace(self, root=self.root.resolve())
+        course = dataclasses.replace(self, root=self.root.resolve())
+        return course._with(self.directory) if "directory" in vars(self) else course
+
+    def _with(self, directory):
+        object.__setattr__(self, "directory", directory)  # the cached property's value: made once
+        return self
 
     @functools.cached_property
     def directory(self):

@@ -55,3 +55,10 @@ def test_reading_a_course_without_a_gradebook_creates_none(tmp_path):
     assert not course.gradebook_exists()
     assert graded_cells(course) == cell_scores(course) == notebook_scores(course) == students(course) == []
     assert not (tmp_path / "gradebook.db").exists()
+
+
+def test_a_resolved_course_keeps_its_course_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    course = course_in(pathlib.Path("."))
+    directory = course.directory
+    assert course.resolved().root == tmp_path and course.resolved().directory is directory
