@@ -18,9 +18,8 @@ import threading
 import time
 
 import psutil
-from nbgrader.api import Gradebook
 
-from grader.course import course_directory, path_with_venv
+from grader.course import Course, path_with_venv
 from grader.demo.generate import make_class
 from grader.demo.run import ROOT, new_course
 
@@ -83,7 +82,7 @@ def run(course, command):
 
 
 def scores(course):
-    with Gradebook(course_directory(course).db_url) as gradebook:
+    with Course.at(course).gradebook() as gradebook:
         return {(s.student.id, nb.name): nb.score for s in gradebook.assignment_submissions(ASSIGNMENT)
                 for nb in s.notebooks}
 

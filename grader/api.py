@@ -1,4 +1,5 @@
-"""Every command of ``python -m grader``, as a plain function."""
+"""Every command of ``python -m grader``, as a plain function of the course folder and the assignment
+(``course=".", assignment="self_attention"``; a :class:`grader.course.Course` may be given as ``course``)."""
 from .autograde.run import autograde
 from .collect import collect
 from .demo.run import demo

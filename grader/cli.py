@@ -71,10 +71,11 @@ def main(argv=None):
     from .sandbox.pool import SandboxUnavailable
     from .summaries import summary
     verb = arguments.pop("verb")
+    course = None
     try:
         if verb != "demo":
-            require(arguments["course"], arguments["assignment"], verb)
+            course = arguments["course"] = require(arguments["course"], arguments.pop("assignment"), verb)
         result = getattr(api, verb)(**arguments)
     except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
         sys.exit(f"python -m grader {verb}: {error}")
-    print(summary(verb, result, **arguments))
+    print(summary(verb, result, course))

@@ -1,55 +1,136 @@
-"""An nbgrader course folder, as the instructor's verbs see it: its configuration, folders and notebooks."""
+"""One assignment of an nbgrader course, as the instructor's verbs see it: its folders, its gradebook, its notebooks.
+
+Every verb builds one :class:`Course` from its ``course`` and ``assignment`` arguments and hands it down.
+nbgrader's folders come from one ``CourseDirectory``, as ``nbgrader_config.py`` sets them; the kit's
+own folders (``grading/``, ``collected/``, ``reports/``, ``downloads/``) are named here and nowhere else.
+"""
 import contextlib
+import dataclasses
 import functools
 import os
 import pathlib
 import subprocess
 import sys
 
-from sqlalchemy.engine import make_url
+from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
+from sqlalchemy.engine import make_url
 from traitlets.config.loader import PyFileConfigLoader
 
 from .errors import NbgraderFailed
 from .selfcheck.notebook import read, exercise_cells
 
-
-def course_directory(course):
-    """nbgrader's view of the course: its folders, as ``nbgrader_config.py`` sets them."""
-    return _course_directory(pathlib.Path(course).resolve())
+ASSIGNMENT = "self_attention"
+CONFIG = "nbgrader_config.py"
 
 
-@functools.cache
-def _course_directory(root):
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
-    return CourseDirectory(config=config, root=str(root))
+@dataclasses.dataclass(frozen=True)
+class Course:
+    """An assignment of the nbgrader course in ``root``. ``root`` is the folder as given, so that the paths the
+    verbs return are the instructor's; nbgrader's folders are absolute, as nbgrader makes them."""
+    root: pathlib.Path
+    assignment: str = ASSIGNMENT
 
+    @classmethod
+    def at(cls, course=".", assignment=ASSIGNMENT):
+        """The course of a verb's ``course`` and ``assignment`` arguments; a Course is taken as it is."""
+        return course if isinstance(course, Course) else cls(pathlib.Path(course), assignment)
 
-def folder(course, name, student, assignment):
-    """One of the course's configured folders (release, submitted, feedback...) as a Path."""
-    directory = course_directory(course)
-    return pathlib.Path(directory.format_path(getattr(directory, f"{name}_directory"), student, assignment))
+    @classmethod
+    def running(cls, config, assignment):
+        """The course of the nbgrader command running in this process, as its configuration sets it
+        (its command line included): for the kit's nbgrader preprocessors."""
+        directory = CourseDirectory(config=config)
+        return cls(pathlib.Path(directory.root), assignment)._with(directory)
 
+    def resolved(self):
+        """The same course, its root an absolute path (for another process, or a path to print as absolute)."""
+        course = dataclasses.replace(self, root=self.root.resolve())
+        return course._with(self.directory) if "directory" in vars(self) else course
 
-def run_nbgrader(course, *arguments):
-    """Run a stock ``nbgrader`` command in the course folder; fail with its own error output."""
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, "--log-level=ERROR"],
-                          cwd=course, capture_output=True, text=True, env={**os.environ, "PATH": path_with_venv()})
-    if done.returncode != 0:
-        raise NbgraderFailed(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
-    return done.stderr
+    def _with(self, directory):
+        object.__setattr__(self, "directory", directory)  # the cached property's value: made once
+        return self
 
+    @functools.cached_property
+    def directory(self):
+        """nbgrader's view of the course, as ``nbgrader_config.py`` sets it."""
+        root = self.root.resolve()
+        config = PyFileConfigLoader(CONFIG, path=str(root)).load_config()
+        return CourseDirectory(config=config, root=str(root))
 
-def released_exercises(course, assignment):
-    """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
-    release = folder(course, "release", ".", assignment)
-    return {path.name: exercise_cells(read(path)) for path in sorted(release.glob("*.ipynb"))}
+    # nbgrader's folders of the assignment
+    def folder(self, step, student="."):
+        """nbgrader's folder of ``step`` (source, release, submitted, autograded, feedback) for ``student``."""
+        directory = self.directory
+        return pathlib.Path(directory.format_path(getattr(directory, f"{step}_directory"), student, self.assignment))
 
+    @property
+    def source(self):
+        return self.folder("source")
 
-def gradebook_exists(course):
-    """False only for an SQLite gradebook whose file is not there yet (opening it would create it)."""
-    url = make_url(course_directory(course).db_url)
-    return url.get_backend_name() != "sqlite" or not url.database or pathlib.Path(url.database).exists()
+    @property
+    def release(self):
+        return self.folder("release")
+
+    def submitted(self, student):
+        return self.folder("submitted", student)
+
+    def autograded(self, student):
+        return self.folder("autograded", student)
+
+    def feedback(self, student):
+        return self.folder("feedback", student)
+
+    def every_student(self, step):
+        """The folder of ``step`` that holds every student's (``submitted/``): ``<student>/<assignment>/`` in it."""
+        return self.folder(step, "*").parent.parent
+
+    # the kit's own folders
+    @property
+    def grading(self):
+        """The grading records, the grading lock and nbgrader's log of autograde."""
+        return self.root / "grading" / self.assignment
+
+    @property
+    def collected(self):
+        """What collect did: a log per collection, the students' LMS identities, the versions collected."""
+        return self.root / "collected" / self.assignment
+
+    @property
+    def reports(self):
+        """Where export and report write by default."""
+        return self.root / "reports"
+
+    @property
+    def downloads(self):
+        """What students download: the bundle and the student wheel."""
+        return self.root / "downloads"
+
+    # the gradebook and nbgrader
+    @contextlib.contextmanager
+    def gradebook(self):
+        """nbgrader's gradebook of the course, opened where nbgrader can find ``alembic``."""
+        with venv_on_path(), Gradebook(self.directory.db_url) as book:
+            yield book
+
+    def gradebook_exists(self):
+        """False only for an SQLite gradebook whose file is not there yet (opening it would create it)."""
+        url = make_url(self.directory.db_url)
+        return url.get_backend_name() != "sqlite" or not url.database or pathlib.Path(url.database).exists()
+
+    def run_nbgrader(self, *arguments):
+        """Run a stock ``nbgrader`` command in the course folder; fail with its own error output."""
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, "--log-level=ERROR"],
+                              cwd=self.root, capture_output=True, text=True,
+                              env={**os.environ, "PATH": path_with_venv()})
+        if done.returncode != 0:
+            raise NbgraderFailed(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
+        return done.stderr
+
+    def released_exercises(self):
+        """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
+        return {path.name: exercise_cells(read(path)) for path in sorted(self.release.glob("*.ipynb"))}
 
 
 def path_with_venv():

@@ -2,14 +2,12 @@
 
 The gradebook is the one source of truth for scores: autograded scores, manual scores given in
 formgrader (a manual score overrides the autograded one) and late penalties. Works with any
-``db_url`` nbgrader accepts.
+``db_url`` nbgrader accepts. Every verb reads the gradebook's scores and students here, and nowhere else.
 """
 from dataclasses import dataclass
 
-from nbgrader.api import (Assignment, BaseCell, Gradebook, GradeCell, Grade, Notebook, SolutionCell, Student,
+from nbgrader.api import (Assignment, BaseCell, GradeCell, Grade, MissingEntry, Notebook, SolutionCell, Student,
                           SubmittedAssignment, SubmittedNotebook, TaskCell)
-
-from .course import course_directory, gradebook_exists, venv_on_path
 
 TEST, ANSWER, WRITTEN, TASK = "test", "answer", "written answer", "task"
 
@@ -47,27 +45,48 @@ class NotebookScore:
 
     @property
     def score(self):
-        return max(0.0, self.raw_score - self.late_penalty)
+        return less_late_penalty(self.raw_score, self.late_penalty)
 
 
-def gradebook(course):
-    """The course's gradebook, opened where nbgrader can find ``alembic``."""
-    url = course_directory(course).db_url
-    with venv_on_path():
-        return Gradebook(url)
+@dataclass(frozen=True)
+class Person:
+    """A student as the gradebook (nbgrader's ``db student import``) has them; names and ids may be empty."""
+    id: str
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+    lms_user_id: str = ""
 
 
-def graded_cells(course, assignment):
+@dataclass(frozen=True)
+class AssignmentScore:
+    """One student's whole assignment, as nbgrader's own CSV export has it (zero without a submission)."""
+    student: Person
+    raw_score: float
+    max_score: float
+    late_penalty: float
+
+    @property
+    def score(self):
+        return less_late_penalty(self.raw_score, self.late_penalty)
+
+
+def less_late_penalty(raw_score, late_penalty):
+    """The score that counts, as nbgrader's: the score less the late penalty, never below zero."""
+    return max(0.0, raw_score - late_penalty)
+
+
+def graded_cells(course):
     """Every graded cell of the assignment's notebooks (empty when it is not in the gradebook)."""
-    if not gradebook_exists(course):
+    if not course.gradebook_exists():
         return []  # reading must not create an empty gradebook
-    with gradebook(course) as book:
+    with course.gradebook() as book:
         answers = set(book.db.query(Notebook.name, SolutionCell.name).join(SolutionCell.notebook)
-                      .join(Notebook.assignment).filter(Assignment.name == assignment))
+                      .join(Notebook.assignment).filter(Assignment.name == course.assignment))
         cells = []
         for table in (GradeCell, TaskCell):
             rows = (book.db.query(Notebook.name, table.name, table.cell_type, table.max_score)
-                    .join(table.notebook).join(Notebook.assignment).filter(Assignment.name == assignment))
+                    .join(table.notebook).join(Notebook.assignment).filter(Assignment.name == course.assignment))
             cells += [Cell(notebook, name, _kind(table, cell_type, (notebook, name) in answers), max_score)
                       for notebook, name, cell_type, max_score in rows]
     return sorted(cells, key=lambda c: (c.notebook, c.grade_id))
@@ -81,36 +100,62 @@ def _kind(table, cell_type, is_answer):
     return ANSWER if is_answer else TEST
 
 
-def cell_scores(course, assignment):
+def cell_scores(course):
     """Every graded cell's score for every student with a submission, as the gradebook has it."""
-    if not gradebook_exists(course):
+    if not course.gradebook_exists():
         return []  # reading must not create an empty gradebook
-    with gradebook(course) as book:
+    with course.gradebook() as book:
         rows = (book.db.query(Student.id, Notebook.name, BaseCell.name, Grade.score, Grade.max_score,
                               Grade.auto_score, Grade.manual_score, Grade.needs_manual_grade)
                 .select_from(Grade).join(Grade.cell).join(Grade.notebook).join(SubmittedNotebook.notebook)
                 .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
-                .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
+                .join(SubmittedAssignment.student).filter(Assignment.name == course.assignment))
         return sorted((CellScore(*row) for row in rows), key=lambda s: (s.student, s.notebook, s.grade_id))
 
 
-def notebook_scores(course, assignment):
+def notebook_scores(course):
     """Every submitted notebook's score, late penalty included, as the gradebook has it."""
-    if not gradebook_exists(course):
+    if not course.gradebook_exists():
         return []  # reading must not create an empty gradebook
-    with gradebook(course) as book:
+    with course.gradebook() as book:
         rows = (book.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
                               SubmittedNotebook.late_submission_penalty)
                 .select_from(SubmittedNotebook).join(SubmittedNotebook.notebook)
                 .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
-                .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
+                .join(SubmittedAssignment.student).filter(Assignment.name == course.assignment))
         return sorted((NotebookScore(student, notebook, score or 0.0, most or 0.0, penalty or 0.0)
                        for student, notebook, score, most, penalty in rows), key=lambda s: (s.student, s.notebook))
 
 
 def students(course):
-    """The students in the course's gradebook."""
-    if not gradebook_exists(course):
+    """The students in the course's gradebook, with their names, emails and LMS ids, sorted by id."""
+    if not course.gradebook_exists():
         return []  # reading must not create an empty gradebook
-    with gradebook(course) as book:
-        return sorted(student.id for student in book.students)
+    with course.gradebook() as book:
+        return sorted((_person(student) for student in book.students), key=lambda person: person.id)
+
+
+def assignment_scores(course):
+    """Every student of the gradebook's score for the whole assignment, sorted by id."""
+    found = []
+    with course.gradebook() as book:
+        max_score = book.find_assignment(course.assignment).max_score
+        for student in book.students:
+            try:
+                submission = book.find_submission(course.assignment, student.id)
+                raw_score, late_penalty = submission.score, submission.late_submission_penalty
+            except MissingEntry:
+                raw_score, late_penalty = 0.0, 0.0
+            found.append(AssignmentScore(_person(student), raw_score, max_score, late_penalty))
+    return sorted(found, key=lambda score: score.student.id)
+
+
+def enrol(course, student, **names):
+    """Add ``student`` to the gradebook, or update their names (``first_name``, ``last_name``, ``email``)."""
+    with course.gradebook() as book:
+        book.update_or_create_student(student, **names)
+
+
+def _person(student):
+    return Person(student.id, student.first_name or "", student.last_name or "", student.email or "",
+                  student.lms_user_id or "")

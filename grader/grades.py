@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from . import gradebook as book
 from .checks.registry import exercise_of_grade_id
-from .course import folder
 from .records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord, read_all
 from .selfcheck.notebook import read
 
@@ -67,34 +66,34 @@ class NotebookGrade:
     @property
     def score(self):
         """The score that counts, as nbgrader's: the cells' scores less the late penalty, never below 0."""
-        return max(0.0, self.raw_score - self.late_penalty)
+        return book.less_late_penalty(self.raw_score, self.late_penalty)
 
     @property
     def needs_attention(self):
         return self.status != GRADED or bool(self.tampered) or any(c.needs_attention for c in self.cells)
 
 
-def course_grades(course, assignment):
+def course_grades(course):
     """Every student's every notebook, sorted by student and notebook; a notebook not handed in is 'missing'."""
-    cells = book.graded_cells(course, assignment)
-    scores = {(s.student, s.notebook, s.grade_id): s for s in book.cell_scores(course, assignment)}
-    notebooks = {(n.student, n.notebook): n for n in book.notebook_scores(course, assignment)}
-    records = {(r.student, _stem(r.notebook)): r for r in read_all(course, assignment)}
+    cells = book.graded_cells(course)
+    scores = {(s.student, s.notebook, s.grade_id): s for s in book.cell_scores(course)}
+    notebooks = {(n.student, n.notebook): n for n in book.notebook_scores(course)}
+    records = {(r.student, _stem(r.notebook)): r for r in read_all(course)}
     names = sorted({c.notebook for c in cells} | {stem for _, stem in records})
-    students = sorted(set(book.students(course)) | {s for s, _ in notebooks} | {s for s, _ in records})
-    positions = _positions(course, assignment)
+    students = sorted({p.id for p in book.students(course)} | {s for s, _ in notebooks} | {s for s, _ in records})
+    positions = _positions(course)
     in_order = {name: sorted((c for c in cells if c.notebook == name),
                              key=lambda c: (positions.get(c.notebook, {}).get(c.grade_id, math.inf), c.grade_id))
                 for name in names}
-    return [_notebook_grade(course, assignment, student, name, records.get((student, name)),
+    return [_notebook_grade(course, student, name, records.get((student, name)),
                             notebooks.get((student, name)), in_order[name], scores)
             for student in students for name in names]
 
 
-def _notebook_grade(course, assignment, student, name, record, scored, cells, scores):
+def _notebook_grade(course, student, name, record, scored, cells, scores):
     if record is not None:
         status, reason = record.status, record.reason
-    elif (folder(course, "submitted", student, assignment) / f"{name}.ipynb").exists():
+    elif (course.submitted(student) / f"{name}.ipynb").exists():
         status, reason = GRADED, None
     else:
         status, reason = "missing", NOTEBOOK_STATUSES["missing"]
@@ -129,10 +128,10 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
                      diagnosis)
 
 
-def _positions(course, assignment):
+def _positions(course):
     """{notebook: {grade_id: position}} in the released notebooks, to list cells in the students' order."""
     positions = {}
-    for path in sorted(folder(course, "release", ".", assignment).glob("*.ipynb")):
+    for path in sorted(course.release.glob("*.ipynb")):
         ids = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in read(path).cells]
         positions[path.stem] = {grade_id: n for n, grade_id in enumerate(ids) if grade_id}
     return positions

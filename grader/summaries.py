@@ -2,18 +2,17 @@
 import csv
 import pathlib
 
-from . import course as courses
 from .counts import count
 
 
-def summary(verb, result, course=".", assignment="self_attention", **_):
-    """The line to print for ``verb``'s ``result`` (as :mod:`grader.api` returns it)."""
+def summary(verb, result, course):
+    """The line to print for ``verb``'s ``result`` (as :mod:`grader.api` returns it) on a
+    :class:`~grader.course.Course`."""
     if verb == "release":
-        released = courses.released_exercises(course, assignment)
-        return (f"release: {count(len(released), 'notebook')} in {courses.folder(course, 'release', '.', assignment)}; "
-                f"for students: {result}")
+        released = course.released_exercises()
+        return f"release: {count(len(released), 'notebook')} in {course.release}; for students: {result}"
     if verb == "feedback":
-        return feedback_summary(result, course, assignment)
+        return feedback_summary(result, course)
     if verb == "export" and isinstance(result, pathlib.Path):
         with result.open(newline="", encoding="utf-8") as sheet:
             students = {row["student"] for row in csv.DictReader(sheet)}
@@ -23,14 +22,14 @@ def summary(verb, result, course=".", assignment="self_attention", **_):
     return str(result)
 
 
-def feedback_summary(pages, course, assignment):
+def feedback_summary(pages, course):
     """How many pages, for how many students, where; and each notebook handed in that has no page, with why."""
-    submitted = courses.folder(course, "submitted", "*", assignment).parent.parent
+    submitted = course.every_student("submitted")
     name = lambda path: f"{path.parent.parent.name}/{path.name.removesuffix('.invalid')}"  # noqa: E731
-    unread = {name(p) for p in submitted.glob(f"*/{assignment}/*.ipynb.invalid")}
-    handed_in = unread | {name(p) for p in submitted.glob(f"*/{assignment}/*.ipynb")}
+    unread = {name(p) for p in submitted.glob(f"*/{course.assignment}/*.ipynb.invalid")}
+    handed_in = unread | {name(p) for p in submitted.glob(f"*/{course.assignment}/*.ipynb")}
     paged = {f"{p.parent.parent.name}/{p.stem}.ipynb" for p in map(pathlib.Path, pages)}
-    folder = courses.folder(course, "feedback", "*", assignment).parent.parent
+    folder = course.every_student("feedback")
     students = {p.split("/")[0] for p in paged}
     line = f"feedback: {count(len(paged), 'page')} for {count(len(students), 'student')} in {folder}"
     without = sorted(handed_in - paged)

@@ -3,17 +3,16 @@ and the subtitle after a colon or a comma ("# 01 · Attention basics: scores..."
 a notebook without a heading is named by its file ("05_multi_head_attention.ipynb" is "multi head attention")."""
 import re
 
-from .course import folder
 from .selfcheck.notebook import read
 
 HEADING = re.compile(r"^#+\s+(?:\d+\s*[·.:)-]?\s+)?(?P<title>[^:,\n]+)", re.MULTILINE)
 NUMBER = re.compile(r"^\d+[_ -]+")
 
 
-def short_titles(course, assignment):
+def short_titles(course):
     """{notebook file name: short title} of the released notebooks."""
     titles = {}
-    for path in sorted(folder(course, "release", ".", assignment).glob("*.ipynb")):
+    for path in sorted(course.release.glob("*.ipynb")):
         try:
             cells = read(path)["cells"]
         except (OSError, ValueError, KeyError, TypeError):

@@ -13,7 +13,7 @@ import sys
 import nbformat
 from nbgrader.api import Gradebook
 
-from grader.course import run_nbgrader, venv_on_path
+from grader.course import Course, venv_on_path
 from grader.demo.fill import fill, reference_answers
 from grader.demo.run import new_course
 
@@ -38,7 +38,7 @@ def new_test_course(folder, config=""):
 def release_course(folder):
     """A released course (nbgrader's release folder and a gradebook that knows the assignment)."""
     course = new_test_course(folder)
-    run_nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
+    Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     return course
 
 
@@ -87,7 +87,7 @@ def autograde(course, *extra):
 def records(course):
     """{student: record of notebook 01} from the grading records."""
     from grader.records import read_all
-    return {r.student: r for r in read_all(course, ASSIGNMENT)}
+    return {r.student: r for r in read_all(Course.at(course))}
 
 
 def exercise(record, name):

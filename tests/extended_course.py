@@ -8,8 +8,7 @@ import sys
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.course import path_with_venv, run_nbgrader
-from grader.gradebook import gradebook
+from grader.course import Course, path_with_venv
 
 from .course_builder import ASSIGNMENT, BASICS, new_test_course, submission
 
@@ -55,9 +54,9 @@ def make_extended_course(folder):
     nbformat.write(basics, source / BASICS)
     nbformat.write(new_notebook(cells=[new_markdown_cell("# 06 An extra exercise"), TRIPLE, TRIPLE_TEST],
                                 metadata={"kernelspec": basics.metadata["kernelspec"]}), source / EXTRA)
-    run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}")
-    run_nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
-    run_nbgrader(course, "release_assignment", ASSIGNMENT, "--force")
+    Course.at(course).run_nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}")
+    Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
+    Course.at(course).run_nbgrader("release_assignment", ASSIGNMENT, "--force")
     return course
 
 
@@ -88,14 +87,14 @@ def hand_in(course, student, answers=None, extra_answers=None):
 
 def collect(course, handed_in_at):
     """``nbgrader collect``, then the hand-in times of ``{student: time}`` (the exchange stamps them now)."""
-    run_nbgrader(course, "collect", ASSIGNMENT)
+    Course.at(course).run_nbgrader("collect", ASSIGNMENT)
     for student, when in handed_in_at.items():
         (course / "submitted" / student / ASSIGNMENT / "timestamp.txt").write_text(when)
 
 
 def grade_by_hand(course, student, grade_id, score, notebook=BASICS):
     """What an instructor does in formgrader: a manual score for one cell."""
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         grade = book.find_grade(grade_id, pathlib.Path(notebook).stem, ASSIGNMENT, student)
         grade.manual_score = score
         book.db.commit()

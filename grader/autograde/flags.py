@@ -8,13 +8,11 @@ changed test cell included (its score is real: the instructor's copy was graded)
 notebooks that are not there (not handed in, or set aside as not readable) are flagged too, and a
 set-aside one needs a manual grade. A flag is never taken off here: a grader may have set it.
 """
-import pathlib
-
-from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.coursedir import CourseDirectory
+from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .. import records
+from ..course import Course
 from ..records import GRADED
 from ..review import needs_a_person
 
@@ -24,25 +22,25 @@ class FlagForReview(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        coursedir = CourseDirectory(config=self.config)
-        with Gradebook(info["db_url"]) as gradebook:
-            path = records.record_path(coursedir.root, info["assignment"], info["student"], info["notebook"])
+        course = Course.running(self.config, info["assignment"])
+        with course.gradebook() as gradebook:
+            path = records.record_path(course, info["student"], info["notebook"])
             if path.exists():
                 mark(gradebook, records.read(path), info["notebook"])
-            mark_absent(gradebook, coursedir, info["assignment"], info["student"])
+            mark_absent(gradebook, course, info["student"])
         return nb, resources
 
 
-def mark_absent(gradebook, coursedir, assignment, student):
+def mark_absent(gradebook, course, student):
     """Flag the student's notebooks that are not in the submitted folder: not handed in (nbgrader's zero stands),
     or set aside as not readable (recorded as invalid: each cell needs a manual grade)."""
-    submitted = pathlib.Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
-    for notebook in gradebook.find_assignment(assignment).notebooks:
+    submitted = course.submitted(student)
+    for notebook in gradebook.find_assignment(course.assignment).notebooks:
         if (submitted / f"{notebook.name}.ipynb").exists():
             continue
-        path = records.record_path(coursedir.root, assignment, student, notebook.name)
+        path = records.record_path(course, student, notebook.name)
         record = records.read(path) if path.exists() else records.NotebookRecord(
-            student, assignment, f"{notebook.name}.ipynb", "missing")
+            student, course.assignment, f"{notebook.name}.ipynb", "missing")
         mark(gradebook, record, notebook.name)
 
 

@@ -7,57 +7,50 @@ or ``!! <why>`` and nothing else when the sandbox cannot start on this machine.
 """
 import json
 import os
-import pathlib
 import sys
 import warnings
 
 from nbgrader.apps.autogradeapp import AutogradeApp
-from traitlets.config.loader import PyFileConfigLoader
 
-from ..course import path_with_venv
+from ..course import Course, path_with_venv
 from ..sandbox.pool import SandboxUnavailable
-from .preprocessors import SandboxExecute, shared_pool
+from ..worker import start_sandbox
 
 SANDBOX_UNAVAILABLE = "!!"
 
 
-def done_marker(course, assignment, student):
-    return pathlib.Path(course) / "grading" / assignment / student / ".complete"
+def done_marker(course, student):
+    return course.grading / student / ".complete"
 
 
-def grade_student(course, assignment, student):
+def grade_student(course, student):
     """nbgrader autograde for one student (forced: the caller decided it needs grading)."""
-    os.chdir(course)
+    os.chdir(course.root)
     app = AutogradeApp()
-    app.initialize([assignment, f"--student={student}", "--force", "--log-level=ERROR"])
+    app.initialize([course.assignment, f"--student={student}", "--force", "--log-level=ERROR"])
     app.start()
     AutogradeApp.clear_instance()
 
 
-def start_sandbox(course):
-    """This process's warm worker, started before any student, at the course's isolation setting."""
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
-    shared_pool(SandboxExecute(config=config).isolation).start()
-
-
 def main():
     order = json.load(sys.stdin)
+    course = Course.at(order["course"], order["assignment"])
     warnings.simplefilter("ignore")  # SQLAlchemy's and nbformat's warnings are not for instructors; errors are reported
     os.environ["PATH"] = path_with_venv()
     try:
-        start_sandbox(order["course"])
+        start_sandbox(course)
     except SandboxUnavailable as error:
         print(SANDBOX_UNAVAILABLE, str(error).replace("\n", " "), flush=True)
         sys.exit(3)
     failed = False
     for student, fingerprint in order["students"].items():
         try:
-            grade_student(order["course"], order["assignment"], student)
+            grade_student(course, student)
         except (Exception, SystemExit) as error:  # one student's failure must not stop the others
             failed = True
             print(f"! {student} {type(error).__name__}: {error}", flush=True)
             continue
-        done_marker(order["course"], order["assignment"], student).write_text(fingerprint)
+        done_marker(course, student).write_text(fingerprint)
         print(student, flush=True)
     sys.exit(1 if failed else 0)
 

@@ -1,32 +1,20 @@
 """nbgrader preprocessors: tamper detection before nbgrader restores the test cells, and the sandboxed
 executor in place of nbgrader's Execute. Configured in nbgrader_config.py, so that a stock
 ``nbgrader autograde`` uses them as well as ``python -m grader autograde``."""
-import atexit
-import pathlib
 import time
 
 import nbformat
-from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
 from ..checks.cells import is_test_cell
+from ..course import Course
+from ..worker import ISOLATION, shared_pool
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
 
 METADATA_KEY = "attention_kit"
-_pool = None
-
-
-def shared_pool(isolation="auto"):
-    """One pool of warm workers for this process."""
-    global _pool
-    if _pool is None:
-        from ..sandbox.pool import Pool
-        _pool = Pool(1, isolation)  # one warm worker: each grading process takes its own students
-        atexit.register(_pool.close)
-    return _pool
 
 
 def _normalised(source):
@@ -91,9 +79,7 @@ class DetectTampering(NbGraderPreprocessor):
 
     def _released(self, resources):
         info = resources["nbgrader"]
-        coursedir = CourseDirectory(config=self.config)
-        directory = coursedir.format_path(coursedir.release_directory, ".", info["assignment"])
-        path = pathlib.Path(directory) / f"{info['notebook']}.ipynb"
+        path = Course.running(self.config, info["assignment"]).release / f"{info['notebook']}.ipynb"
         return nbformat.read(path, as_version=4) if path.exists() else None
 
 
@@ -113,7 +99,7 @@ class SandboxExecute(NbGraderPreprocessor):
     unit_seconds = Float(DEFAULT_LIMITS["unit_seconds"], help="Time for one cell or one exercise").tag(config=True)
     notebook_seconds = Float(DEFAULT_LIMITS["notebook_seconds"], help="Time for a whole notebook").tag(config=True)
     processes = Integer(DEFAULT_LIMITS["processes"], help="Processes one notebook may run").tag(config=True)
-    isolation = Unicode("auto", help="The sandbox's isolation: auto (the strongest this machine allows), root, "
+    isolation = Unicode(ISOLATION, help="The sandbox's isolation: auto (the strongest this machine allows), root, "
                         "userns, landlock, or none (no isolation, accepted explicitly)").tag(config=True)
     hidden_folders = List(Unicode(), help="More folders a submission must not read, beside the course and the kit "
                           "(Gradescope's /autograder)").tag(config=True)
@@ -125,8 +111,8 @@ class SandboxExecute(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         started = time.monotonic()
         info = resources["nbgrader"]
-        course = CourseDirectory(config=self.config).root
-        job, cells = build_job(nb, course, self.limits(), self.hidden_folders)
+        course = Course.running(self.config, info["assignment"])
+        job, cells = build_job(nb, course.root, self.limits(), self.hidden_folders)
         result = shared_pool(self.isolation).run(job)
         units = result["units"]
         tests = []

@@ -12,7 +12,6 @@ import fcntl
 import hashlib
 import json
 import os
-import pathlib
 import sqlite3
 import subprocess
 import sys
@@ -23,9 +22,9 @@ import nbformat
 from nbformat.reader import NotJSONError
 from sqlalchemy.engine import make_url
 
-from .. import course as courses
 from .. import records as record
 from ..counts import count
+from ..course import Course, path_with_venv
 from ..sandbox.pool import SandboxUnavailable
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress
@@ -39,9 +38,9 @@ NOT_A_NOTEBOOK = "the file could not be read as a notebook: it is JSON, but not 
 
 
 @contextlib.contextmanager
-def grading_lock(course, assignment):
+def grading_lock(course):
     """One grader at a time per course: a second one waits, then finds the work done."""
-    path = pathlib.Path(course) / "grading" / assignment / ".lock"
+    path = course.grading / ".lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as handle:
         try:
@@ -59,7 +58,7 @@ def _fingerprint(notebooks):
     return digest.hexdigest()
 
 
-def set_aside_invalid(course, assignment, student, path):
+def set_aside_invalid(course, student, path):
     """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score, in words
     (the error's own text quotes the file: it is not kept)."""
     try:
@@ -72,8 +71,8 @@ def set_aside_invalid(course, assignment, student, path):
     except Exception:  # JSON, but not a notebook
         reason = NOT_A_NOTEBOOK
     path.rename(path.with_name(path.name + INVALID_SUFFIX))
-    exercises = courses.released_exercises(course, assignment).get(path.name, [])
-    record.write(course, record.NotebookRecord(student, assignment, path.name, "invalid", reason, exercises=[
+    exercises = course.released_exercises().get(path.name, [])
+    record.write(course, record.NotebookRecord(student, course.assignment, path.name, "invalid", reason, exercises=[
         record.ExerciseRecord(name, 0.0, points, "ungraded", reason) for name, points in exercises]))
     return True
 
@@ -81,26 +80,26 @@ def set_aside_invalid(course, assignment, student, path):
 def _gradebook_wal(course):
     """Let several nbgrader processes share an SQLite gradebook: readers no longer block the writer.
     Other databases (PostgreSQL) need nothing."""
-    url = make_url(courses.course_directory(course).db_url)
+    url = make_url(course.directory.db_url)
     if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
         with sqlite3.connect(url.database, timeout=30) as db:
             db.execute("PRAGMA journal_mode=WAL")
 
 
-def record_grades(course, assignment, fingerprints, processes):
+def record_grades(course, fingerprints, processes):
     """nbgrader's own autograde, students shared out over ``processes`` processes; what nbgrader
     logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
     _gradebook_wal(course)
-    log = open(pathlib.Path(course) / "grading" / assignment / "nbgrader.log", "a")
+    log = open(course.grading / "nbgrader.log", "a")
     progress = Progress(len(fingerprints), "recording grades with nbgrader")
     students = list(fingerprints)
     children = []
     for n in range(min(processes, len(students))):
-        order = {"course": str(course), "assignment": assignment,
+        order = {"course": str(course.root), "assignment": course.assignment,
                  "students": {s: fingerprints[s] for s in students[n::processes]}}
         child = subprocess.Popen([sys.executable, "-m", "grader.autograde.nbgrader_pass"], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=log, text=True,
-                                 env={**os.environ, "PATH": courses.path_with_venv()})
+                                 env={**os.environ, "PATH": path_with_venv()})
         child.stdin.write(json.dumps(order))
         child.stdin.close()
         children.append(child)
@@ -125,28 +124,27 @@ def record_grades(course, assignment, fingerprints, processes):
 
 def autograde(course=".", assignment="self_attention", force=False, workers=None):
     """Grade every submission of ``assignment``; return the grade table."""
-    course = pathlib.Path(course).resolve()
+    course = Course.at(course, assignment).resolved()
     started = time.monotonic()
-    with grading_lock(course, assignment):
-        submitted = courses.folder(course, "submitted", "*", assignment)
+    with grading_lock(course):
         todo, unreadable, already = {}, [], []
-        for student_dir in sorted(submitted.parent.parent.glob(f"*/{assignment}")):
+        for student_dir in sorted(course.every_student("submitted").glob(f"*/{course.assignment}")):
             student = student_dir.parent.name
             unreadable += [f"{student}/{path.name}" for path in sorted(student_dir.glob("*.ipynb"))
-                           if set_aside_invalid(course, assignment, student, path)]
+                           if set_aside_invalid(course, student, path)]
             notebooks = sorted(student_dir.glob("*.ipynb"))
             if not notebooks:
                 continue
-            marker = done_marker(course, assignment, student)
+            marker = done_marker(course, student)
             if not force and marker.exists() and marker.read_text() == _fingerprint(notebooks):
                 already.append(student)
                 continue
             todo[student] = notebooks
         fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
-        record_grades(course, assignment, fingerprints, workers or os.cpu_count() or 1)
-        show_unreadable(course, assignment)
+        record_grades(course, fingerprints, workers or os.cpu_count() or 1)
+        show_unreadable(course)
     print(summary(todo, unreadable, already, time.monotonic() - started), file=sys.stderr)
-    return grade_table(course, assignment)
+    return grade_table(course)
 
 
 def summary(todo, unreadable, already, seconds):

@@ -5,8 +5,6 @@ grader can give manual grades; in the gradebook it is flagged and each of its ce
 import nbformat
 from nbformat.v4 import new_markdown_cell
 
-from .. import course as courses
-from ..gradebook import gradebook
 from ..records import read_all
 from .flags import mark_absent
 
@@ -16,23 +14,21 @@ NOTE = ("**This notebook's file could not be read**: {reason}. None of its exerc
         "grade for each test cell here.")
 
 
-def show_unreadable(course, assignment):
+def show_unreadable(course):
     """An autograded stand-in and the gradebook's flags for every notebook recorded as invalid."""
-    unreadable = [r for r in read_all(course, assignment) if r.status == "invalid"]
+    unreadable = [r for r in read_all(course) if r.status == "invalid"]
     if not unreadable:
         return
-    release = courses.folder(course, "release", ".", assignment)
-    with gradebook(course) as book:
+    with course.gradebook() as book:
         for record in unreadable:
-            released = release / record.notebook
-            if not released.exists() or (courses.folder(course, "submitted", record.student, assignment)
-                                         / record.notebook).exists():
+            released = course.release / record.notebook
+            if not released.exists() or (course.submitted(record.student) / record.notebook).exists():
                 continue  # not in the assignment, or handed in again since
             book.update_or_create_student(record.student)
-            book.update_or_create_submission(assignment, record.student)  # a student whose every file was unreadable
+            book.update_or_create_submission(course.assignment, record.student)  # every file was unreadable
             nb = nbformat.read(released, as_version=4)
             nb.cells.insert(0, new_markdown_cell(NOTE.format(reason=record.reason, notebook=record.notebook)))
-            folder = courses.folder(course, "autograded", record.student, assignment)
+            folder = course.autograded(record.student)
             folder.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, folder / record.notebook)
-            mark_absent(book, courses.course_directory(course), assignment, record.student)
+            mark_absent(book, course, record.student)

@@ -6,7 +6,7 @@ of each student's notebook kept; nothing is copied in a dry run.
 """
 import zoneinfo
 
-from ..course import released_exercises
+from ..course import Course
 from ..errors import UsageError
 from . import roster
 from .choose import latest
@@ -25,13 +25,14 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
     collected; every other file is reported with the reason.
     """
     _check_time_zone(timezone)
-    released = set(released_exercises(course, assignment))
+    course = Course.at(course, assignment).resolved()
+    released = set(course.released_exercises())
     files, refused = entries(source)
     report = CollectReport(dry_run=dry_run, skipped=[Skipped(name, reason, "unsafe file") for name, reason in refused])
     students = roster.load(course, roster_csv)
     report.roster = [s.id for s in students]
     matched = []
-    for result in recognise(files, assignment, timezone):
+    for result in recognise(files, course.assignment, timezone):
         if isinstance(result, Ignored):
             report.skipped.append(Skipped(result.source, result.reason, result.kind, result.listed))
         elif not isinstance(result, Found):
@@ -48,12 +49,12 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
                 (report.ambiguous if why.startswith("ambiguous") else report.unmatched).append(
                     Skipped(result.source, why))
     kept, superseded, ambiguous = latest(matched)
-    kept, stale = older_than_collected(course, assignment, kept)
+    kept, stale = older_than_collected(course, kept)
     report.skipped += [Skipped(f.source, why, "older version") for f, why in superseded + stale]
     report.ambiguous += [Skipped(f.source, why) for f, why in ambiguous]
     report.imported = [Imported(student, f.notebook, f.source, f.matched, f.renamed_from) for student, f in kept]
     if not dry_run and kept:
-        report.log = str(store(course, assignment, kept))
+        report.log = str(store(course, kept))
     return report
 
 

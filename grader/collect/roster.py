@@ -2,36 +2,18 @@
 import csv
 import re
 import unicodedata
-from dataclasses import dataclass
 
-from nbgrader.api import Gradebook
-
-from .. import course as courses
 from ..errors import UsageError
+from ..gradebook import Person, students as gradebook_students
 from .formats import canvas
 
 SAFE_ID = re.compile(r"^[\w@+-][\w.@+-]*$")  # letters of any script, digits, _ . @ + -; no leading dot
 
 
-@dataclass(frozen=True)
-class Student:
-    id: str
-    first_name: str = ""
-    last_name: str = ""
-    email: str = ""
-    lms_user_id: str = ""
-
-
 def load(course, roster_csv=None):
     """The roster CSV (nbgrader's ``db student import`` columns: id, first_name, last_name, email,
     lms_user_id) when given, else the students of the course's gradebook."""
-    if roster_csv:
-        return _read_csv(roster_csv)
-    if not courses.gradebook_exists(course):
-        return []
-    with courses.venv_on_path(), Gradebook(courses.course_directory(course).db_url) as gradebook:
-        return [Student(s.id, s.first_name or "", s.last_name or "", s.email or "", s.lms_user_id or "")
-                for s in gradebook.students]
+    return _read_csv(roster_csv) if roster_csv else gradebook_students(course)
 
 
 def _read_csv(path):
@@ -40,8 +22,8 @@ def _read_csv(path):
             rows = csv.DictReader(handle)
             if "id" not in (rows.fieldnames or []):
                 raise UsageError(f"the roster {path} has no id column (its first line names the columns: "
-                                 f"{', '.join(Student.__dataclass_fields__)})")
-            return [Student(**{k: (row.get(k) or "").strip() for k in Student.__dataclass_fields__})
+                                 f"{', '.join(Person.__dataclass_fields__)})")
+            return [Person(**{k: (row.get(k) or "").strip() for k in Person.__dataclass_fields__})
                     for row in rows if (row.get("id") or "").strip()]
     except (FileNotFoundError, IsADirectoryError):
         raise UsageError(f"no roster file {path}") from None

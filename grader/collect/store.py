@@ -11,22 +11,22 @@ import datetime
 import json
 import pathlib
 
-from .. import course as courses
+from ..identities import identities, identities_path
 
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"  # nbgrader's own (Exchange.timestamp_format), read by parse_utc
 
 
-def store(course, assignment, kept):
-    """Write each (student, Found) of ``kept``; return the log's path."""
-    course = pathlib.Path(course).resolve()
+def store(course, kept):
+    """Write each (student, Found) of ``kept`` in ``course`` (a resolved :class:`~grader.course.Course`);
+    return the log's path."""
     now = datetime.datetime.now(datetime.timezone.utc)
-    run = course / "collected" / assignment / now.strftime("%Y%m%dT%H%M%S.%fZ")
+    run = course.collected / now.strftime("%Y%m%dT%H%M%S.%fZ")
     log = {"collected_at": now.isoformat(), "files": [], "replaced": []}
     by_student = {}
     for student, found in kept:
         by_student.setdefault(student, []).append(found)
     for student, founds in sorted(by_student.items()):
-        folder = _inside(course, courses.folder(course, "submitted", student, assignment))
+        folder = _inside(course.root, course.submitted(student))
         folder.mkdir(parents=True, exist_ok=True)
         for found in founds:
             target = folder / pathlib.PurePath(found.notebook).name  # a released notebook's name
@@ -41,13 +41,13 @@ def store(course, assignment, kept):
                    run / "replaced" / student, log)
     run.mkdir(parents=True, exist_ok=True)
     (run / "log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
-    _remember(course, assignment, log["files"])
+    _remember(course, log["files"])
     return run / "log.json"
 
 
-def older_than_collected(course, assignment, kept):
+def older_than_collected(course, kept):
     """(still to store, [(Found, why not)]): a version older than the one collected before is left out."""
-    collected = _read(_versions_path(course, assignment))
+    collected = _read(_versions_path(course))
     fresh, stale = [], []
     for student, found in kept:
         before = collected.get(student, {}).get(found.notebook)
@@ -58,17 +58,12 @@ def older_than_collected(course, assignment, kept):
     return fresh, stale
 
 
-def identities(course, assignment):
-    """{student: the LMS identity of their latest collected file} (empty before any collection)."""
-    return _read(pathlib.Path(course) / "collected" / assignment / "identities.json")
-
-
 def _read(path):
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def _versions_path(course, assignment):
-    return pathlib.Path(course) / "collected" / assignment / "versions.json"
+def _versions_path(course):
+    return course.collected / "versions.json"
 
 
 def _write(target, data, replaced, log):
@@ -103,12 +98,11 @@ def _parse_iso(text):
     return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _remember(course, assignment, files):
+def _remember(course, files):
     """Update identities.json and versions.json with the files just collected."""
-    identities_path = course / "collected" / assignment / "identities.json"
-    known, versions = _read(identities_path), _read(_versions_path(course, assignment))
+    known, versions = identities(course), _read(_versions_path(course))
     for entry in files:
         known[entry["student"]] = entry["identity"]
         versions.setdefault(entry["student"], {})[entry["notebook"]] = entry["submitted_at"]
-    for path, data in ((identities_path, known), (_versions_path(course, assignment), versions)):
+    for path, data in ((identities_path(course), known), (_versions_path(course), versions)):
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True))

@@ -6,15 +6,8 @@ import tempfile
 import time
 import zipfile
 
-from ..autograde.run import autograde
-from ..collect import collect
-from ..export import export
-from ..feedback import feedback
-from ..release import release
-from ..report import report
-from nbgrader.api import Gradebook
-
-from ..course import venv_on_path, course_directory, run_nbgrader
+from ..course import Course
+from ..gradebook import enrol as enrol_student
 from ..grades import course_grades
 from ..records import GRADED
 from ..summaries import feedback_summary, summary
@@ -55,16 +48,15 @@ def new_course(course):
 
 def enrol(course, students):
     """Put the class roster in the gradebook, as an instructor does: a student who hands in nothing still counts."""
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
-        for student in students:
-            first, last, email = person(student)
-            gradebook.update_or_create_student(student, first_name=first, last_name=last, email=email)
+    for student in students:
+        first, last, email = person(student)
+        enrol_student(course, student, first_name=first, last_name=last, email=email)
 
 
 def differences(plan, course):
     """Where the graded course (the gradebook's scores, the records' statuses) disagrees with the generator."""
     found = []
-    grades = {(g.student, g.notebook): g for g in course_grades(course, ASSIGNMENT)}
+    grades = {(g.student, g.notebook): g for g in course_grades(course)}
     for (student, notebook), expected in sorted(plan.expected.items()):
         got = grades.get((student, notebook))
         if got is None:
@@ -91,31 +83,32 @@ def _exercise_status(notebook, cell):
 
 def demo(out="build/demo"):
     """Release, collect an LMS zip of the demo class, autograde, feedback, export, report; check the grades."""
+    from .. import api  # the verbs as instructors call them; imported here, as grader.api imports this module
     started = time.monotonic()
-    course = new_course(pathlib.Path(out).resolve() / "course")
+    course = Course.at(new_course(pathlib.Path(out).resolve() / "course"), ASSIGNMENT)
     say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731
-    say(summary("release", release(course=course, assignment=ASSIGNMENT), course, ASSIGNMENT))
+    say(summary("release", api.release(course=course), course))
     with tempfile.TemporaryDirectory() as scratch:
         plan = make_class(pathlib.Path(scratch) / "class")
-        lms_export = lms_zip(pathlib.Path(scratch) / "class", plan, course.parent / "lms_export.zip")
-    run_nbgrader(course, "db", "assignment", "add", ASSIGNMENT, f"--duedate={plan.due}")
+        lms_export = lms_zip(pathlib.Path(scratch) / "class", plan, course.root.parent / "lms_export.zip")
+    course.run_nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={plan.due}")
     enrol(course, plan.students)
-    (course.parent / "expected_grades.json").write_text(plan.to_json())
-    say(f"collect from {lms_export}:\n{collect(lms_export, course=course, assignment=ASSIGNMENT)}")
+    (course.root.parent / "expected_grades.json").write_text(plan.to_json())
+    say(f"collect from {lms_export}:\n{api.collect(lms_export, course=course)}")
     say("autograde")
-    table = autograde(course=course, assignment=ASSIGNMENT)
+    table = api.autograde(course=course)
     say("feedback (nbgrader generate_feedback), export, report")
-    pages = feedback(course=course, assignment=ASSIGNMENT)
-    grades = export(course=course, assignment=ASSIGNMENT)
-    page = report(course=course, assignment=ASSIGNMENT)
+    pages = api.feedback(course=course)
+    grades = api.export(course=course)
+    page = api.report(course=course)
     mismatches = differences(plan, course)
     handed_in = sum(len(c["notebooks"]) for c in plan.composition.values())
     lines = [table, "",
              f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} for "
              f"{len(plan.expected) - len(mismatches)} of the {len(plan.expected)} notebooks "
              f"({len(plan.students)} students, {handed_in} notebooks handed in, {len(plan.expected) - handed_in} not)",
-             *mismatches, feedback_summary(pages, course, ASSIGNMENT),
-             summary("export", grades, course, ASSIGNMENT), summary("report", page, course, ASSIGNMENT),
+             *mismatches, feedback_summary(pages, course),
+             summary("export", grades, course), summary("report", page, course),
              f"demo finished in {time.monotonic() - started:.1f} s"]
     if mismatches:
         raise SystemExit("\n".join(lines))

@@ -1,6 +1,7 @@
 """``export``: the grades as CSV, one row per student and graded cell, scores from nbgrader's gradebook."""
 import pathlib
 
+from ..course import Course
 from .lms import export_lms, sheet
 from .rows import COLUMNS, table
 
@@ -17,8 +18,9 @@ def export(course=".", assignment="self_attention", path=None, format="csv", col
     instructor's copy) but needs attention. A late penalty is a row of its own, with a negative score.
     Written as the LMS sheets are: nothing a spreadsheet would run as a formula.
     """
+    course = Course.at(course, assignment)
     if format != "csv":
-        return export_lms(course, assignment, format, path, column)
-    path = pathlib.Path(path or pathlib.Path(course) / "reports" / f"{assignment}_grades.csv")
-    sheet.write(path, COLUMNS, [[row[column] for column in COLUMNS] for row in table(course, assignment)])
+        return export_lms(course, format, path, column)
+    path = pathlib.Path(path or course.reports / f"{course.assignment}_grades.csv")
+    sheet.write(path, COLUMNS, [[row[column] for column in COLUMNS] for row in table(course)])
     return path

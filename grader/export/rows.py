@@ -49,6 +49,6 @@ def _number(value):
     return "" if value is None else f"{value:g}"
 
 
-def table(course, assignment):
+def table(course):
     """Every row of the course's grade table."""
-    return rows(course_grades.course_grades(course, assignment))
+    return rows(course_grades.course_grades(course))

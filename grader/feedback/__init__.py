@@ -7,11 +7,11 @@ scores (late penalties and manual grades included), the kit's diagnosis under ea
 no hidden test. ``nbgrader release_feedback`` and ``fetch_feedback`` deliver them. A notebook whose file could
 not be read gets a page that says what was wrong and what to do (:mod:`grader.feedback.invalid`).
 """
-from .. import course as courses
+from ..course import Course
 
 
 def feedback(course=".", assignment="self_attention"):
     """Write every autograded notebook's feedback page (again, if there was one); return their paths."""
-    courses.run_nbgrader(course, "generate_feedback", assignment, "--force")
-    pages = courses.folder(course, "feedback", "*", assignment)
-    return sorted(pages.parent.parent.glob(f"*/{assignment}/*.html"))
+    course = Course.at(course, assignment)
+    course.run_nbgrader("generate_feedback", course.assignment, "--force")
+    return sorted(course.every_student("feedback").glob(f"*/{course.assignment}/*.html"))

@@ -5,16 +5,16 @@ command, formgrader's Generate Feedback button and ``python -m grader feedback``
 """
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader import utils
-from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
+from ..course import Course
 from ..records import read, record_path
 from ..selfcheck.notebook import sources_before
-from .hidden import clear_hidden_tests
+from ..tutor.hidden import clear_hidden_tests
+from ..tutor.page import exercise_html, exercise_text, notebook_notes
 from .invalid import invalid_notice
-from .page import exercise_html, exercise_text, notebook_notes
 
 
 class KitFeedback(NbGraderPreprocessor):
@@ -27,8 +27,7 @@ class KitFeedback(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        path = record_path(CourseDirectory(config=self.config).root, info["assignment"], info["student"],
-                           info["notebook"])
+        path = record_path(Course.running(self.config, info["assignment"]), info["student"], info["notebook"])
         record = read(path) if path.exists() else None
         if record is not None and record.status == "invalid":  # the kit's stand-in: say what to do instead
             nb.cells = [new_markdown_cell(invalid_notice(record))]

@@ -14,9 +14,9 @@ import zipfile
 
 import nbformat
 
-from .. import course as courses
 from ..boundary import KIT_ROOT, PACKAGE
 from ..checks.cells import is_test_cell
+from ..course import CONFIG, Course
 from .layout import KIT
 
 TEMPLATES = pathlib.Path(__file__).parent / "templates"
@@ -35,27 +35,28 @@ c.SandboxExecute.memory_bytes = {memory}
 def gradescope(course=".", assignment="self_attention", out=None, memory_mb=MEMORY_MB):
     """Write the autograder zip (default ``<course>/autograder.zip``), whose sandbox gives a submission
     ``memory_mb`` of memory; return its path."""
-    course = pathlib.Path(course).resolve()
-    out = pathlib.Path(out or course / "autograder.zip").resolve()
+    course = Course.at(course, assignment).resolved()
+    out = pathlib.Path(out or course.root / "autograder.zip").resolve()
     with tempfile.TemporaryDirectory() as scratch:
         kit = pathlib.Path(scratch) / KIT
-        stage(course, assignment, kit, memory_mb << 20)
+        stage(course, kit, memory_mb << 20)
         write_zip(kit, out)
     return out
 
 
-def stage(course, assignment, kit, memory_bytes):
+def stage(course, kit, memory_bytes):
     """The course as the autograder needs it, in ``kit``, its gradebook filled by nbgrader generate_assignment."""
-    source = courses.folder(course, "source", ".", assignment)
+    source = course.source
     kit.mkdir(parents=True)
-    shutil.copytree(source, kit / source.relative_to(course))
+    shutil.copytree(source, kit / source.relative_to(course.root))
     shutil.copytree(PACKAGE, kit / PACKAGE.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in ("requirements.txt", "pyproject.toml"):
         shutil.copy(KIT_ROOT / name, kit)
     overrides = OVERRIDES.format(memory=memory_bytes)
-    (kit / "nbgrader_config.py").write_text((course / "nbgrader_config.py").read_text() + overrides)
-    courses.run_nbgrader(kit, "generate_assignment", assignment, "--force")
-    _same_release(courses.folder(course, "release", ".", assignment), courses.folder(kit, "release", ".", assignment))
+    (kit / CONFIG).write_text((course.root / CONFIG).read_text() + overrides)
+    staged = Course(kit, course.assignment)
+    staged.run_nbgrader("generate_assignment", course.assignment, "--force")
+    _same_release(course.release, staged.release)
 
 
 def _test_cells(folder):

@@ -4,14 +4,14 @@ setup.sh runs it, so that the image's build log says whether submissions will be
 """
 import sys
 
-from ..autograde.nbgrader_pass import start_sandbox
-from ..autograde.preprocessors import shared_pool
+from ..course import Course
 from ..sandbox.pool import SandboxUnavailable
+from ..worker import shared_pool, start_sandbox
 
 
 def main():
     try:
-        start_sandbox(".")
+        start_sandbox(Course.at("."))
     except SandboxUnavailable as error:
         sys.exit(f"The sandbox cannot start in this container: {error}")
     print(f"The sandbox starts here; isolation: {shared_pool().started[0].isolation}")

@@ -1,8 +1,8 @@
 """One entry per graded cell of a student's notebooks: its score, and the tutor's words for it.
 
 Scores are the gradebook's, as :func:`grader.grades.course_grades` reads them; the words are the
-feedback page's (:mod:`grader.feedback.page`), and a plain test cell's outputs with its hidden lines
-taken out (:mod:`grader.feedback.hidden`). ``output`` may speak of hidden checks (what they expected,
+feedback page's (:mod:`grader.tutor.page`), and a plain test cell's outputs with its hidden lines
+taken out (:mod:`grader.tutor.hidden`). ``output`` may speak of hidden checks (what they expected,
 what came back, never their source); ``visible_output`` speaks of the visible checks only, for
 before grades are published.
 """
@@ -14,13 +14,13 @@ import nbformat
 
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
-from ..feedback.hidden import ANSI, clear_hidden_tests, hidden_lines
-from ..feedback.page import exercise_text
 from ..grades import NEEDS_MANUAL
 from ..gradebook import TEST
 from ..hidden import hidden_parts
 from ..records import GRADED
 from ..selfcheck.notebook import sources_before
+from ..tutor.hidden import ANSI, clear_hidden_tests, hidden_lines
+from ..tutor.page import exercise_text
 
 
 @dataclass

@@ -2,8 +2,9 @@
 with ``--prairielearn``, in PrairieLearn's /grade, and PrairieLearn's results.json.
 
 The student's notebooks are matched to the assignment's (:mod:`.submission`), put in the zip's
-course as the one student ``submission``, and graded by ``python -m grader autograde``: the same
-sandbox, rules and limits as on the instructor's machine, the scores in the zip's gradebook.
+course as the one student ``submission``, and graded by the autograde verb (through :mod:`grader.api`, as the
+demo drives the verbs): the same sandbox, rules and limits as on the instructor's machine, the scores in the
+zip's gradebook.
 """
 import json
 import os
@@ -12,15 +13,14 @@ import sys
 import time
 import traceback
 
-from nbgrader.api import Gradebook
-
-from .. import course as courses
-from ..autograde.run import autograde
+from .. import api
 from ..checks.cells import is_test_cell
+from ..course import Course
+from ..gradebook import enrol
 from ..grades import course_grades
 from ..records import GRADED
-from ..feedback.page import notebook_notes
 from ..selfcheck.notebook import read
+from ..tutor.page import notebook_notes
 from . import prairielearn, results as gradescope_results
 from .graded_cells import notebook_tests, read_autograded
 from .layout import ROOT_VARIABLE, STUDENT, Layout
@@ -29,37 +29,34 @@ from .submission import find
 ASSIGNMENT = "self_attention"
 
 
-def released_tests(course, assignment):
+def released_tests(course):
     """{released notebook file name: the grade_ids of its test cells}."""
-    release = courses.folder(course, "release", ".", assignment)
     return {p.name: {c.metadata["nbgrader"]["grade_id"] for c in read(p).cells if is_test_cell(c)}
-            for p in sorted(release.glob("*.ipynb"))}
+            for p in sorted(course.release.glob("*.ipynb"))}
 
 
-def hand_in(course, assignment, found):
+def hand_in(course, found):
     """Put the matched notebooks in the course as the one student's submission (a rerun starts afresh)."""
-    for name in ("submitted", "autograded"):
-        shutil.rmtree(courses.folder(course, name, STUDENT, assignment), ignore_errors=True)
-    shutil.rmtree(course / "grading" / assignment / STUDENT, ignore_errors=True)
-    folder = courses.folder(course, "submitted", STUDENT, assignment)
+    for earlier in (course.submitted(STUDENT), course.autograded(STUDENT), course.grading / STUDENT):
+        shutil.rmtree(earlier, ignore_errors=True)
+    folder = course.submitted(STUDENT)
     folder.mkdir(parents=True)
     for name, path in found.notebooks.items():
         shutil.copyfile(path, folder / name)
-    with courses.venv_on_path(), Gradebook(courses.course_directory(course).db_url) as book:
-        book.update_or_create_student(STUDENT)  # a student who uploads nothing still gets every notebook's zeros
+    enrol(course, STUDENT)  # a student who uploads nothing still gets every notebook's zeros
 
 
 def grade(layout, writer, assignment=ASSIGNMENT):
     """Grade the submission; return the results ``writer`` makes of them (a dict)."""
     started = time.monotonic()
-    course = layout.course
-    found = find(layout.submission, released_tests(course, assignment))
-    hand_in(course, assignment, found)
-    table = autograde(course=course, assignment=assignment, force=True, workers=1)
+    course = Course.at(layout.course, assignment)
+    found = find(layout.submission, released_tests(course))
+    hand_in(course, found)
+    table = api.autograde(course=course, force=True, workers=1)
     print(table)
     tests, messages, extra = [], list(found.messages), {"notebooks": {}}
-    autograded = courses.folder(course, "autograded", STUDENT, assignment)
-    for position, graded in enumerate((g for g in course_grades(course, assignment) if g.student == STUDENT), 1):
+    autograded = course.autograded(STUDENT)
+    for position, graded in enumerate((g for g in course_grades(course) if g.student == STUDENT), 1):
         tests += notebook_tests(position, graded, read_autograded(autograded / graded.notebook))
         extra["notebooks"][graded.notebook] = {"status": graded.status, "reason": graded.reason,
                                                "isolation": graded.isolation, "tampered": graded.tampered}

@@ -86,13 +86,14 @@ class NotebookRecord:
             or bool(self.tampered)
 
 
-def record_path(course, assignment, student, notebook):
-    return pathlib.Path(course) / "grading" / assignment / student / (pathlib.Path(notebook).stem + ".json")
+def record_path(course, student, notebook):
+    """Where the record of ``student``'s ``notebook`` of a :class:`~grader.course.Course` is kept."""
+    return course.grading / student / (pathlib.Path(notebook).stem + ".json")
 
 
 def write(course, record):
     """Write atomically, so that a killed grader never leaves half a record."""
-    path = record_path(course, record.assignment, record.student, record.notebook)
+    path = record_path(course, record.student, record.notebook)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(asdict(record), indent=1))
@@ -109,7 +110,6 @@ def read(path):
     return _from_dict(json.loads(pathlib.Path(path).read_text()))
 
 
-def read_all(course, assignment):
-    """Every record of an assignment, sorted by student and notebook."""
-    root = pathlib.Path(course) / "grading" / assignment
-    return [read(p) for p in sorted(root.glob("*/*.json")) if not p.parent.name.startswith(".")]
+def read_all(course):
+    """Every record of the course's assignment, sorted by student and notebook."""
+    return [read(p) for p in sorted(course.grading.glob("*/*.json")) if not p.parent.name.startswith(".")]

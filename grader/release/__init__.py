@@ -1,4 +1,5 @@
 """``release``: nbgrader's student version of the notebooks, and the zip that students download."""
+from ..course import Course
 from .bundle import write_bundle
 from .swap import generate_atomically
 
@@ -11,5 +12,6 @@ def release(course=".", assignment="self_attention"):
     ``exercises/<assignment>/``, the student package (``grader.checks`` and ``grader.selfcheck`` as a
     wheel with a pytest plugin, also written to ``downloads/``) and a README. Returns the bundle's path.
     """
-    generate_atomically(course, assignment)
-    return write_bundle(course, assignment)
+    course = Course.at(course, assignment)
+    generate_atomically(course)
+    return write_bundle(course)

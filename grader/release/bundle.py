@@ -1,19 +1,17 @@
 """The student bundle: the released notebooks, the student package (a wheel) and a README, in one zip."""
-import pathlib
 import zipfile
 
-from .. import course as course_folders
 from . import requirements, student_files
 from .wheel import build_wheel
 
 
-def bundle_path(course, assignment):
-    return pathlib.Path(course) / "downloads" / f"{assignment}-student.zip"
+def bundle_path(course):
+    return course.downloads / f"{course.assignment}-student.zip"
 
 
-def student_files_of(course, assignment, wheel):
+def student_files_of(course, wheel):
     """{path inside the bundle: bytes} of everything a student gets."""
-    release = course_folders.folder(course, "release", ".", assignment)
+    assignment, release = course.assignment, course.release
     files = {f"exercises/{assignment}/{path.relative_to(release).as_posix()}": path.read_bytes()
              for path in sorted(release.rglob("*")) if path.is_file() and _shipped(path.relative_to(release))}
     files[wheel.name] = wheel.read_bytes()
@@ -27,12 +25,12 @@ def _shipped(relative):
     return not any(part.startswith(".") or part == "__pycache__" for part in relative.parts)
 
 
-def write_bundle(course, assignment):
+def write_bundle(course):
     """Build the student wheel into ``downloads/``, then zip the student files under one top folder,
     ``<assignment>-student/``; return the zip's path."""
-    path = bundle_path(course, assignment)
-    wheel = build_wheel(path.parent)
+    path = bundle_path(course)
+    wheel = build_wheel(course.downloads)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in student_files_of(course, assignment, wheel).items():
-            archive.writestr(f"{assignment}-student/{name}", data)
+        for name, data in student_files_of(course, wheel).items():
+            archive.writestr(f"{course.assignment}-student/{name}", data)
     return path

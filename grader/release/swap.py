@@ -3,24 +3,22 @@ import contextlib
 import pathlib
 import tempfile
 
-from .. import course as course_folders
 
-
-def generate_atomically(course, assignment):
+def generate_atomically(course):
     """Run ``nbgrader generate_assignment`` into a temporary folder; replace the release folder only on success.
 
     The temporary folder is inside the course (same file system), so the swap is two renames.
     Returns the release folder.
     """
-    release = course_folders.folder(course, "release", ".", assignment)
+    release = course.release
     release.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".release-", dir=course) as scratch:
+    with tempfile.TemporaryDirectory(prefix=".release-", dir=course.root) as scratch:
         scratch = pathlib.Path(scratch)
-        course_folders.run_nbgrader(course, "generate_assignment", assignment, "--force",
-                                    f"--CourseDirectory.release_directory={scratch / 'new'}")
-        fresh = scratch / "new" / assignment
+        course.run_nbgrader("generate_assignment", course.assignment, "--force",
+                            f"--CourseDirectory.release_directory={scratch / 'new'}")
+        fresh = scratch / "new" / course.assignment
         if not fresh.is_dir():
-            raise RuntimeError(f"nbgrader generate_assignment wrote nothing for {assignment}")
+            raise RuntimeError(f"nbgrader generate_assignment wrote nothing for {course.assignment}")
         old = scratch / "old"
         with contextlib.suppress(FileNotFoundError):
             release.rename(old)

@@ -1,7 +1,7 @@
 """``report``: class analytics from the gradebook's scores and the records' diagnoses, as PNG figures and a page."""
 import pathlib
 
-from .. import course as courses
+from ..course import Course
 from ..grades import course_grades
 from . import plots
 from .page import render
@@ -14,9 +14,10 @@ FIGURES = {"scores.png": plots.score_histogram, "pass_rates.png": plots.pass_rat
 
 def report(course=".", assignment="self_attention", out=None):
     """Write the figures and ``index.html`` to ``out`` (default ``<course>/reports/<assignment>/``); return the page."""
-    out = pathlib.Path(out or pathlib.Path(course) / "reports" / assignment)
-    titles = notebook_titles(courses.folder(course, "release", ".", assignment))
-    return write_report(class_stats(course_grades(course, assignment), titles), assignment, out)
+    course = Course.at(course, assignment)
+    out = pathlib.Path(out or course.reports / course.assignment)
+    titles = notebook_titles(course.release)
+    return write_report(class_stats(course_grades(course), titles), course.assignment, out)
 
 
 def write_report(stats, assignment, out):

@@ -12,6 +12,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.demo.fill import fill, reference_answers
+from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, new_test_course
 from ..kit_copy import copy_kit, run
@@ -204,7 +205,7 @@ def test_a_failed_plain_test_shows_its_error(kit):
 
 def test_records_cover_every_test_cell(kit):
     from grader.records import read_all
-    found = {(r.student, r.notebook): {e.grade_id: e.status for e in r.exercises} for r in read_all(kit, ASSIGNMENT)}
+    found = {(r.student, r.notebook): {e.grade_id: e.status for e in r.exercises} for r in read_all(Course.at(kit))}
     assert found["right", EXTRA] == {"row_sums_test": "graded", "triple_test": "graded"}
     assert found["wrong", BASICS]["double_test"] == "graded"
 

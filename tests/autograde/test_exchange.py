@@ -12,9 +12,8 @@ import sys
 
 import nbformat
 import pytest
-from nbgrader.api import Gradebook
 
-from grader.course import course_directory, venv_on_path
+from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, BASICS, make_course, submission
 
@@ -63,7 +62,7 @@ def graded(released_course, tmp_path_factory):
 
 def basics_scores(course):
     """{student: (score, max score) of notebook 01} from the gradebook."""
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
+    with Course.at(course).gradebook() as gradebook:
         return {s.student.id: (s.score, s.max_score)
                 for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)}
 

@@ -10,8 +10,7 @@ import pytest
 
 from grader.api import export, feedback, report
 from grader.autograde.table import grade_table
-from grader.course import run_nbgrader
-from grader.gradebook import gradebook
+from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, BASICS, autograde
 from ..extended_course import DUE, EXTRA, as_student, collect, grade_by_hand, hand_in, make_extended_course
@@ -36,7 +35,7 @@ def course(tmp_path_factory):
     grade_by_hand(course, "ontime", "why_scale", 2)
     grade_by_hand(course, "late", "why_scale", 3)
     grade_by_hand(course, "ontime", "plot_task", 1)
-    run_nbgrader(course, "export")
+    Course.at(course).run_nbgrader("export")
     with open(course / "grades.csv") as exported:
         totals = {row["student_id"]: row for row in csv.DictReader(exported)}
     return course, totals, done
@@ -50,7 +49,7 @@ def test_autograde_prints_what_an_instructor_needs_and_no_library_warnings(cours
 
 def cells_in_gradebook(course):
     """{(student, notebook, grade_id): score}, read straight from nbgrader's API."""
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         return {(nb.student.id, nb.name, grade.name): grade.score
                 for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks
                 for grade in nb.grades}
@@ -86,7 +85,7 @@ def test_csv_has_every_graded_cell_with_the_gradebooks_score_and_adds_up_to_nbgr
 
 def test_table_shows_nbgraders_totals_and_the_new_notebook(course):
     course, totals, _ = course
-    table = grade_table(course, ASSIGNMENT)
+    table = grade_table(Course.at(course))
     lines = {line.split()[0]: line for line in table.split("\nNeeds attention:")[0].splitlines()}  # the rows, not the notes
     for student, row in totals.items():
         assert lines[student].split()[-1] == f"{float(row['score']):g}/{float(row['max_score']):g}", lines[student]
@@ -110,7 +109,7 @@ def pages(course):
 def test_feedback_pages_show_the_gradebooks_scores(course, pages):
     course, _, _ = course
     scores = cells_in_gradebook(course)
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         notebooks = {(nb.student.id, nb.name): (nb.score - (nb.late_submission_penalty or 0), nb.max_score)
                      for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks}
     assert set(pages) == {key for key in notebooks if key[1] in NOTEBOOKS}
@@ -134,7 +133,7 @@ def test_feedback_pages_show_the_gradebooks_scores(course, pages):
 
 def test_a_failed_hidden_assert_in_a_plain_test_cell_shows_no_hidden_line(course, pages):
     course, _, _ = course
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         assert book.find_grade("double_test", NOTEBOOKS[0], ASSIGNMENT, "late").auto_score == 0
     sly = html.unescape(re.sub(r"<[^>]+>", "", pages["late", NOTEBOOKS[0]].read_text()))
     assert "AssertionError" in sly and "a hidden test failed" in sly
@@ -143,7 +142,7 @@ def test_a_failed_hidden_assert_in_a_plain_test_cell_shows_no_hidden_line(course
 
 def test_release_feedback_and_fetch_feedback_deliver_the_kits_pages(course, pages):
     course, _, _ = course
-    run_nbgrader(course, "release_feedback", ASSIGNMENT)
+    Course.at(course).run_nbgrader("release_feedback", ASSIGNMENT)
     for student in ("ontime", "late"):
         home = as_student(course, student, "fetch_feedback", ASSIGNMENT)
         fetched = {p.stem: p.read_text() for p in (home / ASSIGNMENT / "feedback").rglob("*.html")}

@@ -8,6 +8,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.course import Course
 from grader.demo.fill import fill
 from grader.grades import course_grades
 from grader.gradescope.graded_cells import notebook_tests
@@ -72,7 +73,7 @@ def test_the_gradebook_scores_each_answer_on_the_cells_scale(graded, kit):
 
 
 def test_the_records_diagnose_the_wrong_answer_and_say_the_stub_is_not_implemented(graded, kit):
-    found = {r.student: e for r in read_all(kit, ASSIGNMENT) if r.notebook == NOTEBOOK for e in r.exercises}
+    found = {r.student: e for r in read_all(Course.at(kit)) if r.notebook == NOTEBOOK for e in r.exercises}
     assert {student: (e.score, e.max_score) for student, e in found.items()} == \
         {student: (score, POINTS) for student, score in SCORES.items()}
     assert all("not implemented yet" in part.message for part in found["stub"].parts)
@@ -90,7 +91,7 @@ def test_the_feedback_names_the_mistake(graded, kit):
 def test_gradescope_gives_the_gradebooks_scores(graded, kit):
     """Its results' scores are the gradebook's, whatever the exercise (this process's kit does not know it)."""
     entries = {g.student: [(t.score, t.max_score) for t in notebook_tests(1, g, None)]
-               for g in course_grades(kit, ASSIGNMENT) if g.notebook == NOTEBOOK}
+               for g in course_grades(Course.at(kit)) if g.notebook == NOTEBOOK}
     assert entries == {student: [(score, POINTS)] for student, score in SCORES.items()}
 
 

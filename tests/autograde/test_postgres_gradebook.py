@@ -11,10 +11,9 @@ import sys
 
 import nbformat
 import pytest
-from nbgrader.api import Gradebook
 
 from grader.api import collect, export, feedback, release, report
-from grader.course import course_directory, venv_on_path
+from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, new_test_course, submission
 from ..postgres import binaries, create_database, postgres_server
@@ -38,7 +37,7 @@ def released_with(folder, db_url):
 
 
 def enrol(course, *students):
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
+    with Course.at(course).gradebook() as gradebook:
         for student in students:
             gradebook.update_or_create_student(student, first_name=student.title(), last_name="Test",
                                                lms_user_id=f"9{len(student)}{student[0]}")
@@ -55,7 +54,7 @@ def hand_in(course, folder, answers):
 
 def scores(course):
     """{student: (score, max score) of notebook 01} from the gradebook."""
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
+    with Course.at(course).gradebook() as gradebook:
         return {s.student.id: (s.score, s.max_score)
                 for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)}
 

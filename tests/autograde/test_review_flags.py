@@ -7,8 +7,8 @@ import pytest
 from grader.api import feedback
 from grader.autograde.table import grade_table
 from grader.feedback.invalid import invalid_notice
-from grader.gradebook import gradebook
 from grader.records import NotebookRecord
+from grader.course import Course
 
 from ..browser import dump_dom, screenshot
 from ..course_builder import ASSIGNMENT, BASICS
@@ -27,7 +27,7 @@ def graded(released_course, tmp_path_factory):
 
 def submitted(course):
     """{(student, notebook): (flagged, {grade_id: (score, needs manual grade)})}, from nbgrader's API."""
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         return {(nb.student.id, nb.name): (nb.flagged, {g.name: (g.score, g.needs_manual_grade) for g in nb.grades})
                 for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks}
 
@@ -78,7 +78,7 @@ def test_a_correct_submission_is_not_flagged(graded):
 
 def test_the_grade_table_says_who_needs_what(graded):
     course, _, _ = graded
-    table = grade_table(course, ASSIGNMENT)
+    table = grade_table(Course.at(course))
     notes = table.split("Needs attention:")[1]
     assert "slow 01: timed out, regrade or grade by hand" in notes
     assert "crash 01: crashed, regrade or grade by hand" in notes
@@ -152,9 +152,9 @@ def test_a_manual_grade_in_formgrader_settles_a_timed_out_cell(graded):
     """As formgrader's grade box does (nbgrader's GradeHandler): the manual score counts, nothing is left to do.
     Last in this module: it changes the gradebook."""
     course, name, _ = graded
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         grade = book.find_grade(f"{name}_test", NB01, ASSIGNMENT, "slow")
         grade.manual_score, grade.needs_manual_grade = 1.0, False
         book.db.commit()
-    assert "slow 01" not in grade_table(course, ASSIGNMENT).split("Needs attention:")[1]
+    assert "slow 01" not in grade_table(Course.at(course)).split("Needs attention:")[1]
     assert submitted(course)["slow", NB01][1][f"{name}_test"] == (1.0, False)

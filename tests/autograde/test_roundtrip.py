@@ -49,5 +49,6 @@ def test_untouched_submissions_log_no_warning(course):
 
 
 def records_all(course):
+    from grader.course import Course
     from grader.records import read_all
-    return read_all(course, ASSIGNMENT)
+    return read_all(Course.at(course))

@@ -1,9 +1,7 @@
 """What the commands print: counts that add up, what was left out and why, the grade table's header and legend."""
-from nbgrader.api import Gradebook
-
 from grader.autograde import table
 from grader.autograde.run import summary as autograde_summary
-from grader.course import course_directory, venv_on_path
+from grader.course import Course
 from grader.demo.run import enrol, new_course
 from grader.grades import NotebookGrade
 from grader.summaries import feedback_summary
@@ -19,8 +17,8 @@ def grade(student, notebook, score, status="graded", late_penalty=0.0):
 
 def test_the_table_is_headed_by_short_titles_and_explains_only_the_marks_it_uses(monkeypatch):
     grades = [grade("ann", BASICS, 7), grade("ann", STEPS, 10), grade("bob", BASICS, 10), grade("bob", STEPS, 3)]
-    monkeypatch.setattr(table, "course_grades", lambda course, assignment: grades)
-    shown = table.grade_table(ROOT, "self_attention")
+    monkeypatch.setattr(table, "course_grades", lambda course: grades)
+    shown = table.grade_table(Course.at(ROOT))
     header = shown.splitlines()[:3]
     assert header[0].split() == ["01", "02"]
     assert header[1].split() == ["Attention", "Self-"] and header[2].split() == ["student", "basics", "attention", "total"]
@@ -28,7 +26,7 @@ def test_the_table_is_headed_by_short_titles_and_explains_only_the_marks_it_uses
 
     grades[1] = grade("ann", STEPS, 10, late_penalty=2)
     grades[2] = grade("bob", BASICS, 0, status="missing")
-    shown = table.grade_table(ROOT, "self_attention")
+    shown = table.grade_table(Course.at(ROOT))
     assert "8/10 L" in shown and "0/10 !" in shown
     assert "L = late" in shown and "! = needs attention" in shown
 
@@ -52,15 +50,15 @@ def test_feedback_counts_pages_and_says_which_notebooks_have_none(tmp_path):
             (course / "submitted" / student / "self_attention" / name).write_text("{}")
             if student != "cy" and not name.endswith(".invalid"):
                 pages.append(course / "feedback" / student / "self_attention" / name.replace(".ipynb", ".html"))
-    assert feedback_summary(pages, course, "self_attention") == (
+    assert feedback_summary(pages, Course.at(course)) == (
         f"feedback: 3 pages for 2 students in {course / 'feedback'}; none for 2 notebooks handed in: "
         f"bob/{STEPS} (could not be read), cy/{BASICS} (not graded yet)")
 
 
 def test_the_demo_class_has_names_and_emails_in_the_gradebook(tmp_path):
-    course = new_course(tmp_path / "course")
+    course = Course.at(new_course(tmp_path / "course"))
     enrol(course, ["aisha", "elif", "zofia"])
-    with venv_on_path(), Gradebook(course_directory(course).db_url) as gradebook:
+    with course.gradebook() as gradebook:
         shown = {s["id"]: (s["first_name"], s["last_name"], s["email"]) for s in gradebook.student_dicts()}
     assert shown == {"aisha": ("Aisha", "Karimi", "aisha.karimi@students.example.edu"),
                      "elif": ("Elif", "Yılmaz", "elif.yilmaz@students.example.edu"),

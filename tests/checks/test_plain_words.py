@@ -14,7 +14,7 @@ from grader.autograde.jobs import UNIT_FAILURES, judge_exercise
 from grader.checks.framework import BATCH_FIX, UNREADABLE, CouldNotCheck, Mismatch, Part, PartResult, gate_note, plan
 from grader.checks.misconceptions import CATALOGUE
 from grader.checks.registry import exercise_names, visible_parts
-from grader.feedback.page import exercise_text, notebook_notes
+from grader.tutor.page import exercise_text, notebook_notes
 from grader.grades import STATUSES
 from grader.hidden import hidden_parts
 from grader.records import EXERCISE_STATUSES, NOTEBOOK_STATUSES, ExerciseRecord, NotebookRecord, PartRecord

@@ -71,7 +71,7 @@ def test_a_notebook_without_graded_cells_still_has_a_row():
 def test_the_plain_csv_runs_no_formula_and_keeps_numbers(tmp_path, monkeypatch):
     evil = [NotebookGrade(start + "cmd|' /C calc'!A0", BASICS, "invalid", start + "1+1", 2.0, 2.0, late_penalty=1.0)
             for start in ("=", "+", "-", "@")]
-    monkeypatch.setattr(export_verb, "table", lambda course, assignment: rows(evil))
+    monkeypatch.setattr(export_verb, "table", lambda course: rows(evil))
     with open(export_verb.export(tmp_path, "self_attention")) as sheet:
         found = list(csv.DictReader(sheet))
     assert len(found) == 8  # per student: the whole notebook, and the late penalty

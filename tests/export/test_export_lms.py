@@ -13,6 +13,7 @@ from grader.cli import main
 from grader.course import venv_on_path
 from grader.export.lms import moodle
 from grader.export.lms.totals import totals
+from grader.course import Course
 
 from ..conftest import ROOT
 
@@ -51,7 +52,7 @@ def read(path):
 
 
 def test_totals_follow_nbgrader_csv_export(course):
-    assert [(t.student, t.score, t.max_score) for t in totals(course, "self_attention")] == [
+    assert [(t.student, t.score, t.max_score) for t in totals(Course.at(course))] == [
         ("absent", 0.0, 10.0), ("evil", 10.0, 10.0), ("jdoe", 5.0, 10.0)]
 
 
@@ -72,7 +73,7 @@ def test_canvas_refuses_a_column_without_its_assignment_id(course):
 
 
 def test_moodle(course):
-    header, rows, omitted = moodle.sheet(totals(course, "self_attention"), None,
+    header, rows, omitted = moodle.sheet(totals(Course.at(course)), None,
                                          now=datetime.datetime(2026, 3, 3, 9, 0, tzinfo=datetime.timezone.utc))
     assert header[:1] == ["Identifier"] and {"Grade", "Last modified (grade)", "Maximum Grade"} <= set(header)
     assert rows[2] == ["Participant 12345", "Jane Doe, Jr.", "jane@example.org", "", 5.0, 10.0, "Yes", "",

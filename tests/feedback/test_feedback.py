@@ -18,10 +18,10 @@ from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.checks.wording import likely_mistake
 from grader.demo.mistakes import WRONG_ANSWERS
-from grader.feedback.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
-from grader.gradebook import gradebook
+from grader.tutor.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
+from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, graded_cell, make_course
 from ..hidden_lines import hidden_test_lines, text_files
@@ -74,12 +74,12 @@ def course(released_course, tmp_path_factory):
     course = make_course(released_course, tmp_path_factory.mktemp("feedback") / "course")
     graded = graded_wrong_answers()
     graded[1][0].tampered = [{"grade_id": graded[1][0].exercises[0].cell, "change": "edited"}]
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         for one, _ in graded:
             book.add_student(one.student)
             book.add_submission(ASSIGNMENT, one.student)
     for one, answer in graded:
-        record.write(course, one)
+        record.write(Course.at(course), one)
         autograded(course, one, answer)
     pages = feedback(course, ASSIGNMENT)
     return course, graded, pages
@@ -161,7 +161,7 @@ def test_a_changed_test_cell_is_said_at_the_top_of_the_page(course):
 def test_the_page_has_the_gradebooks_scores(course):
     course, graded, _ = course
     one = graded[0][0]
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         grade = book.find_grade(one.exercises[0].cell, one.notebook.removesuffix(".ipynb"), ASSIGNMENT, one.student)
         grade.manual_score = 0.5
         book.db.commit()
@@ -189,7 +189,7 @@ def test_clear_hidden_tests_keeps_the_visible_part_of_source_and_outputs():
 
 def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
     from grader.checks.policy import source_outcome
-    from grader.feedback.page import exercise_html, exercise_text
+    from grader.tutor.page import exercise_html, exercise_text
     cells = ["import torch\ndef attention_weights(scores):\n    return torch.softmax(scores, dim=0)\n",
              "def self_attention(x, wq, wk, wv):\n    return attention_weights((x @ wq) @ (x @ wk).mT) @ (x @ wv)\n"]
     calls = source_outcome("self_attention", cells)["reaches"]

@@ -15,7 +15,8 @@ import urllib.request
 import nbformat
 import pytest
 
-from grader.gradebook import cell_scores, gradebook, notebook_scores
+from grader.course import Course
+from grader.gradebook import cell_scores, notebook_scores
 
 from .. import html_payloads as payloads
 from ..browser import dump_dom
@@ -31,7 +32,7 @@ WRONG = {"softmax_scores": "def softmax_scores(scores):\n    return F.softmax(sc
 @pytest.fixture(scope="module")
 def course(released_course, tmp_path_factory):
     course = make_course(released_course, tmp_path_factory.mktemp("browser") / "course")
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         book.update_or_create_student(MALLORY, **payloads.NAMES)
     submit(course, MALLORY, payloads.with_payloads(payloads.with_good_outputs(submission(course, WRONG))))
     submit(course, GRACE, payloads.with_good_outputs(submission(course, WRONG)))
@@ -54,7 +55,7 @@ def feedback_page(course, student):
 
 
 def formgrader_path(course, student):
-    with gradebook(course) as book:
+    with Course.at(course).gradebook() as book:
         notebook_id = book.find_submission_notebook(BASICS.removesuffix(".ipynb"), ASSIGNMENT, student).id
     return f"formgrader/submissions/{notebook_id}/"
 
@@ -66,8 +67,8 @@ def fetch(server, path):
 
 def test_the_payloads_earn_nothing_and_cost_nothing(course):
     notebook = BASICS.removesuffix(".ipynb")
-    scores = {s.student: s for s in notebook_scores(course, ASSIGNMENT) if s.notebook == notebook}
-    cells = {student: [(c.grade_id, c.score) for c in cell_scores(course, ASSIGNMENT)
+    scores = {s.student: s for s in notebook_scores(Course.at(course)) if s.notebook == notebook}
+    cells = {student: [(c.grade_id, c.score) for c in cell_scores(Course.at(course))
                        if (c.student, c.notebook) == (student, notebook)] for student in (MALLORY, GRACE)}
     assert 0 < scores[MALLORY].score == scores[GRACE].score < scores[MALLORY].max_score
     assert cells[MALLORY] == cells[GRACE]

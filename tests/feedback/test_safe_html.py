@@ -3,7 +3,7 @@ import nbformat
 import pytest
 
 from grader.autograde.outputs import ran_cell
-from grader.feedback.page import exercise_html
+from grader.tutor.page import exercise_html
 from grader.records import ExerciseRecord, PartRecord
 from grader.safe_html import SafeNames, clean_html, safe_outputs
 

@@ -18,6 +18,7 @@ import pytest
 from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 from grader.records import read_all
+from grader.course import Course
 
 from ..course_builder import (ASSIGNMENT, BASICS, autograde, exercise, make_course, records, submission, submit,
                              graded_cell)
@@ -106,7 +107,7 @@ def test_tampered_test_cell_is_graded_from_the_instructors_copy_and_reported(gra
 
 def test_untouched_submissions_raise_no_tamper_warning(graded):
     course, _ = graded
-    sound = [r for r in read_all(course, ASSIGNMENT) if r.student not in TAMPERING]
+    sound = [r for r in read_all(Course.at(course)) if r.student not in TAMPERING]
     assert all(r.tampered == [] for r in sound)
 
 
@@ -145,7 +146,7 @@ def test_wall_holds(graded, spy):
 
 def test_every_notebook_was_graded_at_the_root_level(graded):
     course, _ = graded
-    assert {r.isolation.split(";")[0] for r in read_all(course, ASSIGNMENT) if r.status != "invalid"} == {"root"}
+    assert {r.isolation.split(";")[0] for r in read_all(Course.at(course)) if r.status != "invalid"} == {"root"}
     with open(export(course, ASSIGNMENT), newline="") as table:
         levels = {row["isolation"].split(";")[0] for row in csv.DictReader(table)
                   if row["notebook"] == BASICS and row["student"] != "broken"}
@@ -160,13 +161,13 @@ def test_nothing_is_left_on_the_machine(graded):
 
 def test_rerun_changes_nothing(graded):
     course, _ = graded
-    before = {r.student: r for r in read_all(course, ASSIGNMENT)}
+    before = {r.student: r for r in read_all(Course.at(course))}
     with sqlite3.connect(course / "gradebook.db") as db:
         grades = db.execute("SELECT * FROM grade ORDER BY id").fetchall()
     again = autograde(course)
     assert again.returncode == 0
     assert "nothing new to grade" in again.stderr and "--force grades them again" in again.stderr
-    assert {r.student: r for r in read_all(course, ASSIGNMENT)} == before
+    assert {r.student: r for r in read_all(Course.at(course))} == before
     with sqlite3.connect(course / "gradebook.db") as db:
         assert db.execute("SELECT * FROM grade ORDER BY id").fetchall() == grades
 

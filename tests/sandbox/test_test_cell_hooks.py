@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.course import run_nbgrader
+from grader.course import Course
 from grader.demo.fill import fill
 from grader.demo.run import new_course
 
@@ -78,7 +78,7 @@ def scores(tmp_path_factory):
     basics = nbformat.read(path, as_version=4)
     basics.cells += [DOUBLE, DOUBLE_TEST, PARTIAL_TEST]
     nbformat.write(basics, path)
-    run_nbgrader(course, "generate_assignment", ASSIGNMENT, "--force")
+    Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
     for student, source in STUDENTS.items():  # the kit's exercises left as stubs: only double_test counts here
         submit(course, student, fill(release, {"double": source}))

@@ -17,13 +17,13 @@ class LmsExport:
         return "\n".join([str(self.path)] + [f"  left out {s}: {why}" for s, why in self.omitted])
 
 
-def export_lms(course, assignment, lms, path=None, column=None):
+def export_lms(course, lms, path=None, column=None):
     """Write ``<course>/reports/<assignment>_<lms>.csv`` (or ``path``); ``column`` names the LMS's grade column
     (Canvas ``Title (id)``, Blackboard ``Name [Total Pts: N Score] |id``, Brightspace the item's name;
     Moodle needs none). A student the LMS could not match (no id) is left out and listed."""
     module = LMS[lms]
     module.check_column(column)
-    header, rows, omitted = module.sheet(totals(course, assignment), column)
-    path = pathlib.Path(path or pathlib.Path(course) / "reports" / f"{assignment}_{lms}.csv")
+    header, rows, omitted = module.sheet(totals(course), column)
+    path = pathlib.Path(path or course.reports / f"{course.assignment}_{lms}.csv")
     sheet.write(path, header, rows)
     return LmsExport(path, omitted)

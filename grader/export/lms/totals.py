@@ -1,10 +1,8 @@
 """Each student's total for the assignment, from nbgrader's gradebook, with the identities the LMSs need."""
 from dataclasses import dataclass, field
 
-from nbgrader.api import Gradebook, MissingEntry
-
-from ... import course as courses
-from ...collect.store import identities
+from ...gradebook import assignment_scores
+from ...identities import identities
 
 
 @dataclass
@@ -26,19 +24,9 @@ class Total:
         return self.lms_user_id
 
 
-def totals(course, assignment):
+def totals(course):
     """[Total] for every student of the gradebook, like nbgrader's own CSV export: the score less the late
     penalty (never below zero), zero for a student with no submission."""
-    known = identities(course, assignment)
-    found = []
-    with courses.venv_on_path(), Gradebook(courses.course_directory(course).db_url) as gradebook:
-        max_score = gradebook.find_assignment(assignment).max_score
-        for student in gradebook.students:
-            try:
-                submission = gradebook.find_submission(assignment, student.id)
-                score = max(0.0, submission.score - submission.late_submission_penalty)
-            except MissingEntry:
-                score = 0.0
-            found.append(Total(student.id, student.first_name or "", student.last_name or "", student.email or "",
-                               student.lms_user_id or "", score, max_score, known.get(student.id, {})))
-    return sorted(found, key=lambda t: t.student)
+    known = identities(course)
+    return [Total(s.student.id, s.student.first_name, s.student.last_name, s.student.email, s.student.lms_user_id,
+                  s.score, s.max_score, known.get(s.student.id, {})) for s in assignment_scores(course)]
