@@ -7,7 +7,8 @@ import copy
 import re
 
 from ..records import GRADED
-from ..checks.framework import grade_locally, scaled
+from ..checks.running import grade_locally
+from ..checks.scoring import scaled
 from ..checks.registry import exercise_points, visible_parts
 from ..hidden import hidden_parts
 from ..selfcheck.notebook import run_code_cells, sources_before

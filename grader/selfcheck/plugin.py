@@ -2,7 +2,7 @@
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from ..checks.framework import grade_locally
+from ..checks.running import grade_locally
 from ..checks.grade import format_results, grader_problem
 from ..checks.registry import exercise_points, visible_parts
 from ..checks.wording import headline, wrap

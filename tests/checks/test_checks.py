@@ -1,7 +1,8 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
 import pytest
 
-from grader.checks.framework import grade_locally, total_score
+from grader.checks.running import grade_locally
+from grader.checks.scoring import total_score
 from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
 from grader.checks.cells import is_test_cell
 from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
