@@ -11,7 +11,7 @@ from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
 from .errors import NbgraderFailed
-from .selfcheck.notebook import read, exercise_cells
+from .checks.notebook import read, exercise_cells
 
 
 def course_directory(course):

@@ -4,7 +4,7 @@ a notebook without a heading is named by its file ("05_multi_head_attention.ipyn
 import re
 
 from .course import folder
-from .selfcheck.notebook import read
+from .checks.notebook import read
 
 HEADING = re.compile(r"^#+\s+(?:\d+\s*[·.:)-]?\s+)?(?P<title>[^:,\n]+)", re.MULTILINE)
 NUMBER = re.compile(r"^\d+[_ -]+")

@@ -11,7 +11,8 @@ from ..checks.running import grade_locally
 from ..checks.scoring import scaled
 from ..checks.registry import exercise_points, visible_parts
 from ..hidden import hidden_parts
-from ..selfcheck.notebook import run_code_cells, sources_before
+from ..checks.in_process import run_code_cells
+from ..checks.notebook import sources_before
 from .cells import answer_cells, exercise_cells
 
 

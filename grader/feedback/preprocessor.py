@@ -11,7 +11,7 @@ from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
 from ..records import read, record_path
-from ..selfcheck.notebook import sources_before
+from ..checks.notebook import sources_before
 from .hidden import clear_hidden_tests
 from .invalid import invalid_notice
 from .page import exercise_html, exercise_text, notebook_notes

@@ -20,7 +20,7 @@ from ..grades import NEEDS_MANUAL
 from ..gradebook import TEST
 from ..hidden import hidden_parts
 from ..records import GRADED
-from ..selfcheck.notebook import sources_before
+from ..checks.notebook import sources_before
 
 
 @dataclass

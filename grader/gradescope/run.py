@@ -20,7 +20,7 @@ from ..checks.cells import is_test_cell
 from ..grades import course_grades
 from ..records import GRADED
 from ..feedback.page import notebook_notes
-from ..selfcheck.notebook import read
+from ..checks.notebook import read
 from . import prairielearn, results as gradescope_results
 from .graded_cells import notebook_tests, read_autograded
 from .layout import ROOT_VARIABLE, STUDENT, Layout

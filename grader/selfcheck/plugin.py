@@ -2,11 +2,12 @@
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from ..checks.running import grade_locally
 from ..checks.grade import format_results, grader_problem
+from ..checks.in_process import run_code_cells
+from ..checks.notebook import exercise_cells, read
 from ..checks.registry import exercise_points, visible_parts
+from ..checks.running import grade_locally
 from ..checks.wording import headline, wrap
-from .notebook import exercise_cells, read, run_code_cells
 
 
 def pytest_collect_file(file_path, parent):

@@ -9,7 +9,8 @@ from grader.checks.registry import exercise_names, notebook_of, notebooks, visib
 from grader.demo.mistakes import WRONG_ANSWERS
 from grader.reference import of as solutions_of
 from grader.hidden import hidden_parts
-from grader.selfcheck.notebook import exercise_cells, read, run_code_cells, sources_before
+from grader.checks.in_process import run_code_cells
+from grader.checks.notebook import exercise_cells, read, sources_before
 
 from ..conftest import EXERCISES, SOLUTIONS
 
