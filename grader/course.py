@@ -11,6 +11,7 @@ from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
 from .errors import NbgraderFailed
+from .checks.cells import cell_points
 from .checks.notebook import read, exercise_cells
 
 
@@ -43,7 +44,8 @@ def run_nbgrader(course, *arguments):
 def released_exercises(course, assignment):
     """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
     release = folder(course, "release", ".", assignment)
-    return {path.name: exercise_cells(read(path)) for path in sorted(release.glob("*.ipynb"))}
+    return {path.name: [(name, cell_points(cell)) for name, cell in exercise_cells(read(path)).items()]
+            for path in sorted(release.glob("*.ipynb"))}
 
 
 def gradebook_exists(course):

@@ -14,6 +14,11 @@ def is_test_cell(cell):
     return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
 
 
+def cell_points(cell):
+    """The points nbgrader's metadata gives a graded cell (0 when it gives none)."""
+    return float(nbgrader_metadata(cell).get("points", 0))
+
+
 def kit_exercise(cell):
     """The kit exercise a test cell grades (its grade_id is ``<exercise>_test``), or None."""
     return exercise_of_grade_id(nbgrader_metadata(cell).get("grade_id", "")) if is_test_cell(cell) else None

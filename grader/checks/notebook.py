@@ -1,7 +1,7 @@
 """A notebook's cells, read as plain JSON, and where the kit's exercises stand among them."""
 import json
 
-from .cells import is_test_cell, kit_exercise, nbgrader_metadata
+from .cells import is_test_cell, kit_exercise
 
 
 class Node(dict):
@@ -25,9 +25,8 @@ def read(path):
 
 
 def exercise_cells(nb):
-    """(exercise name, points) for each kit test cell, in notebook order."""
-    return [(kit_exercise(cell), float(nbgrader_metadata(cell).get("points", 0)))
-            for cell in nb.cells if kit_exercise(cell)]
+    """{exercise: test cell} for the kit's test cells, in notebook order."""
+    return {kit_exercise(cell): cell for cell in nb.cells if kit_exercise(cell)}
 
 
 def sources_before(nb, name):

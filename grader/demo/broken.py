@@ -4,7 +4,8 @@ Answer kinds map to the exercise status the grader must report (grader.autograde
 """
 import re
 
-from .cells import demo_cells, exercise_cells, grade_id
+from ..checks.notebook import exercise_cells
+from .cells import demo_cells, grade_id
 
 STUB_BODY = re.compile(r"^([ \t]*)raise NotImplementedError\(\)", re.MULTILINE)
 

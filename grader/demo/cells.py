@@ -1,7 +1,7 @@
 """Where each exercise lives in a notebook: its answer cell and its test cell."""
 import re
 
-from ..checks.cells import kit_exercise
+from ..checks.notebook import exercise_cells
 from ..checks.registry import exercise_names
 
 DEFINITION = re.compile(r"^(?:def|class)\s+(\w+)", re.MULTILINE)
@@ -33,11 +33,6 @@ def pasted_cells(nb):
     """{exercise: answer cell} for exercises graded in another notebook, whose answer is pasted here for use."""
     graded_here = exercise_cells(nb)
     return {name: cell for name, cell in _solution_cells(nb).items() if name not in graded_here}
-
-
-def exercise_cells(nb):
-    """{exercise: test cell} for the kit's test cells, in notebook order."""
-    return {kit_exercise(cell): cell for cell in nb.cells if kit_exercise(cell)}
 
 
 def grade_id(cell):

@@ -12,8 +12,8 @@ from ..checks.scoring import scaled
 from ..checks.registry import exercise_points, visible_parts
 from ..hidden import hidden_parts
 from ..checks.in_process import run_code_cells
-from ..checks.notebook import sources_before
-from .cells import answer_cells, exercise_cells
+from ..checks.notebook import exercise_cells, sources_before
+from .cells import answer_cells
 
 
 def _parts(name):

@@ -31,7 +31,7 @@ class NotebookFile(pytest.File):
             checked.setdefault(name, None if obj is None else grade_locally(visible_parts(name), obj, sources))
 
         run_code_cells(nb, self.path.parent, at_test=check_here)
-        for position, (name, _) in enumerate(exercises):
+        for position, name in enumerate(exercises):
             yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position)
 
 

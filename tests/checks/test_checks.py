@@ -47,7 +47,7 @@ def stubs():
     for notebook in notebooks():
         nb = read(EXERCISES / notebook)
         namespace = run_code_cells(nb, EXERCISES)[0]
-        found.update({name: (namespace[name], sources_before(nb, name)) for name, _ in exercise_cells(nb)})
+        found.update({name: (namespace[name], sources_before(nb, name)) for name in exercise_cells(nb)})
     return found
 
 
