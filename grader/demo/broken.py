@@ -4,6 +4,7 @@ Answer kinds map to the exercise status the grader must report (grader.autograde
 """
 import re
 
+from ..checks.cells import definition
 from ..checks.notebook import exercise_cells
 from .cells import demo_cells, grade_id
 
@@ -35,7 +36,7 @@ def broken_answer(kind, name, stub, reference):
     if kind == "crash_call":
         return _replace_body(stub, ["import os", "os._exit(1)"])
     if kind == "undefined":
-        return re.sub(rf"^(def|class)\s+{name}\b", rf"\1 {name}_draft", reference, count=1, flags=re.MULTILINE)
+        return definition(name).sub(r"\g<0>_draft", reference, count=1)
     raise ValueError(kind)
 
 
