@@ -1,4 +1,5 @@
-"""A notebook's code cells run in this process, not in a kernel or a sandbox: fast, and nothing to start."""
+"""A notebook's code cells run in this process, not in a kernel or a sandbox: the self-check's way, and the
+reference solutions'."""
 import contextlib
 import io
 import os
@@ -31,13 +32,18 @@ def run_code_cells(nb, directory, at_test=None):
                     contextlib.redirect_stderr(io.StringIO()):
                 warnings.simplefilter("ignore")
                 try:
-                    exec(compile(python_lines(cell.source), f"<cell {index}>", "exec"), namespace)
+                    run_cell(cell.source, namespace, f"<cell {index}>")
                 except Exception as error:  # a stub or a bug: the checks will say so
                     errors.append((index, f"{type(error).__name__}: {error}"))
     finally:
         os.chdir(cwd)
         _close_figures()
     return namespace, errors
+
+
+def run_cell(source, namespace, filename):
+    """Run one code cell's source in ``namespace`` as plain Python; ``filename`` names it in tracebacks."""
+    exec(compile(python_lines(source), filename, "exec"), namespace)
 
 
 def _close_figures():
