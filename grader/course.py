@@ -18,7 +18,8 @@ from sqlalchemy.engine import make_url
 from traitlets.config.loader import PyFileConfigLoader
 
 from .errors import NbgraderFailed
-from .selfcheck.notebook import read, exercise_cells
+from .checks.cells import cell_points
+from .checks.notebook import read, exercise_cells
 
 ASSIGNMENT = "self_attention"
 CONFIG = "nbgrader_config.py"
@@ -130,7 +131,8 @@ class Course:
 
     def released_exercises(self):
         """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
-        return {path.name: exercise_cells(read(path)) for path in sorted(self.release.glob("*.ipynb"))}
+        return {path.name: [(name, cell_points(cell)) for name, cell in exercise_cells(read(path)).items()]
+                for path in sorted(self.release.glob("*.ipynb"))}
 
 
 def path_with_venv():

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from . import gradebook as book
 from .checks.registry import exercise_of_grade_id
 from .records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord, read_all
-from .selfcheck.notebook import read
+from .checks.notebook import read
 
 MANUAL = "graded by hand"
 NEEDS_MANUAL = "needs manual grade"

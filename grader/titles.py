@@ -3,7 +3,7 @@ and the subtitle after a colon or a comma ("# 01 · Attention basics: scores..."
 a notebook without a heading is named by its file ("05_multi_head_attention.ipynb" is "multi head attention")."""
 import re
 
-from .selfcheck.notebook import read
+from .checks.notebook import read
 
 HEADING = re.compile(r"^#+\s+(?:\d+\s*[·.:)-]?\s+)?(?P<title>[^:,\n]+)", re.MULTILINE)
 NUMBER = re.compile(r"^\d+[_ -]+")

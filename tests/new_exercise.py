@@ -14,7 +14,7 @@ CHECKS = '''\
 """Visible checks for 06_attend."""
 import numpy as np
 
-from .framework import Case, Part
+from .cases import Case, Part
 from .judges import expect
 from .plain import call
 

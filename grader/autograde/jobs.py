@@ -9,7 +9,8 @@ import sys
 from ..boundary import kit_copies, student_paths
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
-from ..checks.framework import judge_parts, plan, sandbox_requests, with_source_outcomes
+from ..checks.running import plan, sandbox_requests, with_source_outcomes
+from ..checks.scoring import judge_parts
 from ..checks.grade import grader_problem
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts

@@ -2,7 +2,7 @@
 import nbformat
 from nbgrader.utils import determine_grade
 
-from ..checks.framework import gate_note, scaled
+from ..checks.scoring import gate_note, scaled
 from ..checks.grade import format_results
 from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord

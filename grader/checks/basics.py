@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import fixture
-from .framework import Case, Mismatch, Part
+from .cases import Case, Mismatch, Part
 from .judges import array_of, diagnose, finite, inputs_unchanged, show
 from .plain import TensorArg, call
 

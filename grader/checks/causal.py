@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from . import fixture
-from .framework import Case, Mismatch, Part
+from .cases import Case, Mismatch, Part
 from .judges import array_of, close, finite, parameters_as_wanted, show
 from .plain import TensorArg, call
 

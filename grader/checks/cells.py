@@ -14,11 +14,22 @@ def is_test_cell(cell):
     return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
 
 
+def cell_points(cell):
+    """The points nbgrader's metadata gives a graded cell (0 when it gives none)."""
+    return float(nbgrader_metadata(cell).get("points", 0))
+
+
 def kit_exercise(cell):
     """The kit exercise a test cell grades (its grade_id is ``<exercise>_test``), or None."""
     return exercise_of_grade_id(nbgrader_metadata(cell).get("grade_id", "")) if is_test_cell(cell) else None
 
 
+def definition(name=None):
+    """A top-level ``def`` or ``class`` of ``name`` (of any name when None), as a pattern whose group 1 is the name."""
+    names = re.escape(name) if name else r"\w+"
+    return re.compile(rf"^(?:def|class)\s+({names})\b", re.MULTILINE)
+
+
 def defines(source, name):
     """True when a cell's source defines ``name`` with ``def`` or ``class`` at its top level."""
-    return re.search(rf"^(def|class)\s+{re.escape(name)}\b", source, re.M) is not None
+    return definition(name).search(source) is not None

@@ -1,5 +1,7 @@
 """The test cells' entry point: run an exercise's checks and report them to the student."""
-from .framework import CouldNotCheck, gate_note, grade_locally, scaled, total_score
+from .cases import CouldNotCheck
+from .running import grade_locally
+from .scoring import gate_note, scaled, total_score
 from .registry import exercise_points, visible_parts
 from .wording import counts_of, headline, likely_mistake, wrap
 from .misconceptions import MISCONCEPTIONS

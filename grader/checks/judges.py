@@ -1,7 +1,7 @@
 """Building blocks for judges: type and shape first, then values, then the likely mistake."""
 import numpy as np
 
-from .framework import Mismatch
+from .cases import Mismatch
 
 KIND_NAMES = {"Tensor": "a torch.Tensor", "ndarray": "a NumPy array"}
 

@@ -1,7 +1,7 @@
 """Visible checks for 05_multi_head_attention."""
 import numpy as np
 
-from .framework import Case, Part
+from .cases import Case, Part
 from .judges import array_of, close, finite, parameters_as_wanted
 from .plain import TensorArg
 

@@ -5,7 +5,7 @@ import re
 import numpy as np
 
 from . import fixture
-from .framework import Case, Mismatch, Part
+from .cases import Case, Mismatch, Part
 from .judges import array_of, close, finite, read_source
 from .plain import numpy_call
 

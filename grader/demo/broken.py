@@ -4,7 +4,9 @@ Answer kinds map to the exercise status the grader must report (grader.autograde
 """
 import re
 
-from .cells import demo_cells, exercise_cells, grade_id
+from ..checks.cells import definition
+from ..checks.notebook import exercise_cells
+from .cells import demo_cells, grade_id
 
 STUB_BODY = re.compile(r"^([ \t]*)raise NotImplementedError\(\)", re.MULTILINE)
 
@@ -34,7 +36,7 @@ def broken_answer(kind, name, stub, reference):
     if kind == "crash_call":
         return _replace_body(stub, ["import os", "os._exit(1)"])
     if kind == "undefined":
-        return re.sub(rf"^(def|class)\s+{name}\b", rf"\1 {name}_draft", reference, count=1, flags=re.MULTILINE)
+        return definition(name).sub(r"\g<0>_draft", reference, count=1)
     raise ValueError(kind)
 
 

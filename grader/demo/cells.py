@@ -1,10 +1,9 @@
 """Where each exercise lives in a notebook: its answer cell and its test cell."""
 import re
 
-from ..checks.cells import kit_exercise
+from ..checks.cells import definition
+from ..checks.notebook import exercise_cells
 from ..checks.registry import exercise_names
-
-DEFINITION = re.compile(r"^(?:def|class)\s+(\w+)", re.MULTILINE)
 
 
 def _nbgrader(cell):
@@ -17,7 +16,7 @@ def _solution_cells(nb):
     for cell in nb.cells:
         meta = _nbgrader(cell)
         if cell.cell_type == "code" and meta.get("solution") and not meta.get("grade"):
-            names = [n for n in DEFINITION.findall(cell.source) if n in exercise_names()]
+            names = [n for n in definition().findall(cell.source) if n in exercise_names()]
             if names:
                 found.setdefault(names[0], cell)
     return found
@@ -33,11 +32,6 @@ def pasted_cells(nb):
     """{exercise: answer cell} for exercises graded in another notebook, whose answer is pasted here for use."""
     graded_here = exercise_cells(nb)
     return {name: cell for name, cell in _solution_cells(nb).items() if name not in graded_here}
-
-
-def exercise_cells(nb):
-    """{exercise: test cell} for the kit's test cells, in notebook order."""
-    return {kit_exercise(cell): cell for cell in nb.cells if kit_exercise(cell)}
 
 
 def grade_id(cell):

@@ -7,11 +7,13 @@ import copy
 import re
 
 from ..records import GRADED
-from ..checks.framework import grade_locally, scaled
+from ..checks.running import grade_locally
+from ..checks.scoring import scaled
 from ..checks.registry import exercise_points, visible_parts
 from ..hidden import hidden_parts
-from ..selfcheck.notebook import run_code_cells, sources_before
-from .cells import answer_cells, exercise_cells
+from ..checks.in_process import run_code_cells
+from ..checks.notebook import exercise_cells, sources_before
+from .cells import answer_cells
 
 
 def _parts(name):

@@ -11,7 +11,7 @@ from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
 from ..course import Course
 from ..records import read, record_path
-from ..selfcheck.notebook import sources_before
+from ..checks.notebook import sources_before
 from ..tutor.hidden import clear_hidden_tests
 from ..tutor.page import exercise_html, exercise_text, notebook_notes
 from .invalid import invalid_notice

@@ -18,7 +18,7 @@ from ..grades import NEEDS_MANUAL
 from ..gradebook import TEST
 from ..hidden import hidden_parts
 from ..records import GRADED
-from ..selfcheck.notebook import sources_before
+from ..checks.notebook import sources_before
 from ..tutor.hidden import ANSI, clear_hidden_tests, hidden_lines
 from ..tutor.page import exercise_text
 

@@ -19,7 +19,7 @@ from ..course import Course
 from ..gradebook import enrol
 from ..grades import course_grades
 from ..records import GRADED
-from ..selfcheck.notebook import read
+from ..checks.notebook import read
 from ..tutor.page import notebook_notes
 from . import prairielearn, results as gradescope_results
 from .graded_cells import notebook_tests, read_autograded

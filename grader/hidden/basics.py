@@ -3,7 +3,7 @@ import numpy as np
 import torch
 
 from ..checks import fixture
-from ..checks.framework import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part
 from ..checks.judges import expect, inputs_unchanged, matches
 from ..checks.plain import TensorArg, call
 from .. import reference

@@ -5,7 +5,7 @@ from torch.nn import functional as F
 
 from ..checks import fixture
 from ..checks.causal import check_head_layout, seed_x
-from ..checks.framework import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part
 from ..checks.judges import array_of, close, expect
 from ..checks.plain import TensorArg, call
 from .. import reference

@@ -4,7 +4,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ..checks.framework import Part
+from ..checks.cases import Part
 from ..checks.judges import array_of, close
 from ..checks.multi_head import module_case, same_parameters
 from ..checks.plain import TensorArg

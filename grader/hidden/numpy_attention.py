@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..checks import fixture
-from ..checks.framework import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part
 from ..checks.judges import array_of, close, expect
 from ..checks.numpy_attention import arrays_in_tuple, not_mutated, same_arrays
 from ..checks.plain import numpy_call

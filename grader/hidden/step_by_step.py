@@ -3,7 +3,7 @@ import numpy as np
 import torch
 
 from ..checks import fixture
-from ..checks.framework import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part
 from ..checks.judges import array_of, close, show
 from ..checks.plain import TensorArg, call
 from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, grid_of, heatmap_axes, layout_judge,

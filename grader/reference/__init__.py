@@ -5,11 +5,11 @@ Instructor-only, like the hidden checks: never released, never visible inside a 
 import contextlib
 import functools
 import io
-import json
 import pathlib
 
 from ..checks.cells import is_test_cell
-from ..checks.source import python_lines
+from ..checks.in_process import run_cell
+from ..checks.notebook import read
 
 SOLUTIONS = pathlib.Path(__file__).resolve().parents[2] / "solutions"
 
@@ -38,12 +38,10 @@ def namespace(notebook):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     path = next(SOLUTIONS.glob(f"*/{notebook}"))
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     names = {"__name__": f"solutions.{path.stem}"}
     with contextlib.redirect_stdout(io.StringIO()):
-        for cell in cells:
-            source = "".join(cell["source"])
-            if cell["cell_type"] == "code" and not is_test_cell(cell):
-                exec(compile(python_lines(source), f"{path.name}", "exec"), names)
+        for cell in read(path).cells:
+            if cell.cell_type == "code" and not is_test_cell(cell):
+                run_cell(cell.source, names, path.name)
     plt.close("all")
     return names

@@ -3,7 +3,7 @@ exercise named with its notebook ("03 · attention (Attention in NumPy)")."""
 import re
 
 from ..checks.misconceptions import MISCONCEPTIONS
-from ..selfcheck.notebook import read
+from ..checks.notebook import read
 
 HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 

@@ -2,11 +2,12 @@
 import pytest
 from _pytest._code.code import TerminalRepr
 
-from ..checks.framework import grade_locally
 from ..checks.grade import format_results, grader_problem
+from ..checks.in_process import run_code_cells
+from ..checks.notebook import exercise_cells, read
 from ..checks.registry import exercise_points, visible_parts
+from ..checks.running import grade_locally
 from ..checks.wording import headline, wrap
-from .notebook import exercise_cells, read, run_code_cells
 
 
 def pytest_collect_file(file_path, parent):
@@ -30,7 +31,7 @@ class NotebookFile(pytest.File):
             checked.setdefault(name, None if obj is None else grade_locally(visible_parts(name), obj, sources))
 
         run_code_cells(nb, self.path.parent, at_test=check_here)
-        for position, (name, _) in enumerate(exercises):
+        for position, name in enumerate(exercises):
             yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position)
 
 

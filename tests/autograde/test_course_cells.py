@@ -26,7 +26,7 @@ VISIBLE_CHECKS = '''
 """Visible checks for 06_extra."""
 import numpy as np
 
-from .framework import Case, Part
+from .cases import Case, Part
 from .judges import array_of, close
 from .plain import TensorArg
 
@@ -51,7 +51,7 @@ import numpy as np
 import torch
 
 from .. import reference
-from ..checks.framework import Case, Part
+from ..checks.cases import Case, Part
 from ..checks.judges import array_of, close
 from ..checks.plain import TensorArg
 

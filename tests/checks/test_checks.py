@@ -1,14 +1,16 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
 import pytest
 
-from grader.checks.framework import grade_locally, total_score
+from grader.checks.running import grade_locally
+from grader.checks.scoring import total_score
 from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
 from grader.checks.cells import is_test_cell
 from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
 from grader.demo.mistakes import WRONG_ANSWERS
 from grader.reference import of as solutions_of
 from grader.hidden import hidden_parts
-from grader.selfcheck.notebook import exercise_cells, read, run_code_cells, sources_before
+from grader.checks.in_process import run_code_cells
+from grader.checks.notebook import exercise_cells, read, sources_before
 
 from ..conftest import EXERCISES, SOLUTIONS
 
@@ -45,7 +47,7 @@ def stubs():
     for notebook in notebooks():
         nb = read(EXERCISES / notebook)
         namespace = run_code_cells(nb, EXERCISES)[0]
-        found.update({name: (namespace[name], sources_before(nb, name)) for name, _ in exercise_cells(nb)})
+        found.update({name: (namespace[name], sources_before(nb, name)) for name in exercise_cells(nb)})
     return found
 
 

@@ -6,7 +6,9 @@ import html
 import nbformat
 import pytest
 
-from grader.checks.framework import Case, CouldNotCheck, Mismatch, Part, PartResult, gate_note, grade_locally
+from grader.checks.cases import Case, CouldNotCheck, Mismatch, Part, PartResult
+from grader.checks.running import grade_locally
+from grader.checks.scoring import gate_note
 from grader.checks.grade import CheckFailed, Grade, grader_problem
 from grader.checks.registry import visible_parts
 from grader.checks.wording import WIDTH

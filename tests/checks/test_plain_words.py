@@ -11,7 +11,9 @@ import nbformat
 import pytest
 
 from grader.autograde.jobs import UNIT_FAILURES, judge_exercise
-from grader.checks.framework import BATCH_FIX, UNREADABLE, CouldNotCheck, Mismatch, Part, PartResult, gate_note, plan
+from grader.checks.cases import CouldNotCheck, Mismatch, Part, PartResult
+from grader.checks.running import UNREADABLE, plan
+from grader.checks.scoring import BATCH_FIX, gate_note
 from grader.checks.misconceptions import CATALOGUE
 from grader.checks.registry import exercise_names, visible_parts
 from grader.tutor.page import exercise_text, notebook_notes

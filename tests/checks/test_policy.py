@@ -1,7 +1,9 @@
 """Rules about how an answer is written are read from the notebook's source: every evasion we know of fails."""
 import pytest
 
-from grader.checks.framework import Mismatch, judge_parts, plan, run_locally
+from grader.checks.cases import Mismatch
+from grader.checks.running import plan, run_locally
+from grader.checks.scoring import judge_parts
 from grader.checks.numpy_attention import numpy_only
 from grader.checks.policy import source_outcome
 from grader.checks.registry import visible_parts

@@ -1,5 +1,5 @@
 """The parts' points are weights: every path from part results to a score lands on the test cell's scale
-(grader.checks.framework.scaled). The exercise here weighs its two parts 2 points each, its cell 3 points."""
+(grader.checks.scoring.scaled). The exercise here weighs its two parts 2 points each, its cell 3 points."""
 import sys
 
 import nbformat
@@ -10,7 +10,7 @@ from nbgrader.utils import determine_grade
 import grader.checks
 from grader.autograde.outputs import exercise_record, kit_cell
 from grader.checks import check, registry
-from grader.checks.framework import grade_locally
+from grader.checks.running import grade_locally
 from grader.demo import expected
 from grader.hidden import check_hidden, hidden_parts
 

@@ -6,7 +6,7 @@ import pytest
 from nbgrader.utils import determine_grade
 
 from grader.autograde.outputs import kit_cell
-from grader.checks.framework import grade_locally
+from grader.checks.running import grade_locally
 from grader.checks.registry import exercise_points, visible_parts
 from grader.checks.wording import WIDTH, likely_mistake
 from grader.demo.fill import fill, reference_answers
@@ -143,7 +143,9 @@ def test_a_hard_coded_answer_is_still_called_one():
 def test_an_answer_that_depends_on_the_shape_alone_is_not_called_fixed():
     """A mask depends on the shape alone: equal answers for inputs of one shape do not mean fixed numbers."""
     import numpy as np
-    from grader.checks.framework import Case, Mismatch, Part, judge_parts, plan, run_locally
+    from grader.checks.cases import Case, Mismatch, Part
+    from grader.checks.running import plan, run_locally
+    from grader.checks.scoring import judge_parts
     from grader.checks.plain import TensorArg
 
     def wrong(outcome):

@@ -13,7 +13,8 @@ from nbformat.v4 import new_output
 
 from grader import records as record
 from grader.api import feedback
-from grader.checks.framework import grade_locally, total_score
+from grader.checks.running import grade_locally
+from grader.checks.scoring import total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.checks.wording import likely_mistake

@@ -1,11 +1,10 @@
 """The solution notebooks: well formed for nbgrader, and they run clean from top to bottom."""
-import re
-
 import nbclient
 from nbgrader.utils import determine_grade
 import nbformat
 import pytest
 
+from grader.checks.cells import defines
 from grader.checks.registry import exercise_of_grade_id, exercise_points, notebooks
 
 from ..conftest import ROOT, SOLUTIONS
@@ -58,7 +57,7 @@ def test_each_solution_cell_defines_one_exercise_graded_below_it(notebook):
     assert [meta["grade_id"] for _, meta in answers] == tests
     for cell, meta in answers:
         assert "### BEGIN SOLUTION" in cell.source
-        assert re.search(rf"^(def|class) {meta['grade_id']}\b", cell.source, re.M)
+        assert defines(cell.source, meta["grade_id"])
 
 
 def test_total_points_shown_at_the_top(notebook):

@@ -1,30 +1,12 @@
-"""Run a student's notebook in this process, fast: its code cells, not its test cells."""
+"""A notebook's code cells run in this process, not in a kernel or a sandbox: the self-check's way, and the
+reference solutions'."""
 import contextlib
 import io
-import json
 import os
 import warnings
 
-from ..checks.cells import is_test_cell, kit_exercise, nbgrader_metadata
-from ..checks.source import python_lines
-
-
-def exercise_cells(nb):
-    """(exercise name, points) for each kit test cell, in notebook order."""
-    return [(kit_exercise(cell), float(nbgrader_metadata(cell).get("points", 0)))
-            for cell in nb.cells if kit_exercise(cell)]
-
-
-def sources_before(nb, name):
-    """The code cells that run before the test cell of exercise ``name``, as the grader reads them."""
-    sources = []
-    for cell in nb.cells:
-        if is_test_cell(cell):
-            if kit_exercise(cell) == name:
-                break
-        elif cell.cell_type == "code":
-            sources.append(cell.source)
-    return sources
+from .cells import is_test_cell, kit_exercise
+from .source import python_lines
 
 
 def run_code_cells(nb, directory, at_test=None):
@@ -50,7 +32,7 @@ def run_code_cells(nb, directory, at_test=None):
                     contextlib.redirect_stderr(io.StringIO()):
                 warnings.simplefilter("ignore")
                 try:
-                    exec(compile(python_lines(cell.source), f"<cell {index}>", "exec"), namespace)
+                    run_cell(cell.source, namespace, f"<cell {index}>")
                 except Exception as error:  # a stub or a bug: the checks will say so
                     errors.append((index, f"{type(error).__name__}: {error}"))
     finally:
@@ -59,27 +41,12 @@ def run_code_cells(nb, directory, at_test=None):
     return namespace, errors
 
 
+def run_cell(source, namespace, filename):
+    """Run one code cell's source in ``namespace`` as plain Python; ``filename`` names it in tracebacks."""
+    exec(compile(python_lines(source), filename, "exec"), namespace)
+
+
 def _close_figures():
     import sys
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
-
-
-class Node(dict):
-    """A JSON object whose keys read as attributes too, as nbformat's nodes do."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-def read(path):
-    """A notebook's cells, read as plain JSON: quick, because nbformat's import alone takes a second."""
-    with open(path, encoding="utf-8") as handle:
-        nb = json.load(handle, object_hook=Node)
-    for cell in nb["cells"]:
-        if isinstance(cell.get("source"), list):
-            cell["source"] = "".join(cell["source"])
-    return nb
