@@ -1,4 +1,5 @@
 """Checks as data: the cases run on the student's code, the parts they make up, what their judges raise."""
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -86,6 +87,14 @@ class Part:
         unknown = self.requires - set(REQUIREMENTS)
         if unknown:
             raise ValueError(f"unknown requirement kinds {sorted(unknown)} in part {self.title!r}")
+
+
+def known_random_batches(titles, known, cases, random, batches, requires=(), random_requires=("shape",)):
+    """Parts of weight 1 on ``known()``, ``cases(*random)`` (the gate) and ``cases(*batches)``, all ``requires``."""
+    known_title, random_title, batches_title = titles
+    return [Part(known_title, 1, known, requires=requires),
+            Part(random_title, 1, functools.partial(cases, *random), gate=True, requires={*requires, *random_requires}),
+            Part(batches_title, 1, functools.partial(cases, *batches), requires={*requires, "batch"})]
 
 
 @dataclass

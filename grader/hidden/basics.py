@@ -3,7 +3,7 @@ import numpy as np
 import torch
 
 from ..checks import fixture
-from ..checks.cases import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import expect, inputs_unchanged, matches
 from ..checks.plain import TensorArg, call
 from .. import reference
@@ -99,7 +99,7 @@ def _context_known():
                  call(scores, states))]
 
 
-def _context_random(shapes, seed):
+def _context_cases(shapes, seed):
     cases = []
     for i, (batch, n, d) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
@@ -191,7 +191,7 @@ def _qkv_known():
                       atol=known.SOURCE_ATOL)]
 
 
-def _qkv_random(shapes, seed):
+def _qkv_cases(shapes, seed):
     cases = []
     for i, (batch, n, d_in, d_k, d_v) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
@@ -224,7 +224,7 @@ def _query_known():
                         expected=fixture.SCORES[i], atol=known.SOURCE_ATOL) for i in range(3)]
 
 
-def _query_random(shapes, seed):
+def _query_cases(shapes, seed):
     cases = []
     for i, (batch, n, d) in enumerate(shapes):
         rng = np.random.default_rng(seed + i)
@@ -267,15 +267,10 @@ PARTS = {
              requires={"batch"}),
         Part("large scores do not overflow", 1, _softmax_large, requires={"batch", "large"}),
     ],
-    "context_vector": [
-        Part("the notebook's context vector", 1, _context_known),
-        Part("random scores and hidden states", 1,
-             lambda: _context_random([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50), gate=True,
-             requires={"shape"}),
-        Part("batches of sequences", 1,
-             lambda: _context_random([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60),
-             requires={"batch"}),
-    ],
+    "context_vector": known_random_batches(
+        ("the notebook's context vector", "random scores and hidden states", "batches of sequences"),
+        _context_known, _context_cases, random=([((), 4, 4), ((), 5, 3), ((), 3, 6)], 50),
+        batches=([((2,), 5, 3), ((3,), 3, 3), ((2, 3), 4, 6)], 60)),
     "compute_keys": [
         Part("the notebook's keys", 1, _keys_known, requires={"dtype"}),
         Part("random float vectors", 1, lambda: _keys_random(False), gate=True,
@@ -283,21 +278,15 @@ PARTS = {
         Part("integer vectors give an integer result", 1, lambda: _keys_random(True),
              requires={"dtype", "shape"}),
     ],
-    "project_qkv": [
-        Part("the notebook's example queries, keys and values", 1, _qkv_known),
-        Part("random inputs and weights", 1,
-             lambda: _qkv_random([((), 4, 5, 3, 2), ((), 6, 3, 4, 5), ((), 2, 4, 4, 4)], 70), gate=True, requires={"shape"}),
-        Part("batches of sequences", 1,
-             lambda: _qkv_random([((2,), 4, 5, 3, 2), ((2, 3), 3, 4, 6, 3)], 80), requires={"batch"}),
-    ],
-    "query_scores": [
-        Part("the notebook's example scores, one query at a time", 1, _query_known),
-        Part("random queries and keys", 1,
-             lambda: _query_random([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90), gate=True,
-             requires={"shape"}),
-        Part("batches of queries and keys", 1,
-             lambda: _query_random([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100), requires={"batch"}),
-    ],
+    "project_qkv": known_random_batches(
+        ("the notebook's example queries, keys and values", "random inputs and weights", "batches of sequences"),
+        _qkv_known, _qkv_cases, random=([((), 4, 5, 3, 2), ((), 6, 3, 4, 5), ((), 2, 4, 4, 4)], 70),
+        batches=([((2,), 4, 5, 3, 2), ((2, 3), 3, 4, 6, 3)], 80)),
+    "query_scores": known_random_batches(
+        ("the notebook's example scores, one query at a time", "random queries and keys",
+         "batches of queries and keys"),
+        _query_known, _query_cases, random=([((), 4, 4), ((), 3, 5), ((), 7, 3)], 90),
+        batches=([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100)),
     "attention_scores": [Part("the notebook's example scores", 1, _scores_known),
                          Part("random shapes and batches", 1, _scores_random, gate=True,
                               requires={"batch", "shape"})],

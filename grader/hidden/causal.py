@@ -5,7 +5,7 @@ from torch.nn import functional as F
 
 from ..checks import fixture
 from ..checks.causal import check_head_layout, seed_x
-from ..checks.cases import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import array_of, close, expect
 from ..checks.plain import TensorArg, call
 from .. import reference
@@ -201,23 +201,13 @@ def _qkv(seed, batch, L, S, d, dv):
     return random_array(rng, *batch, L, d), random_array(rng, *batch, S, d), random_array(rng, *batch, S, dv)
 
 
-def _sdpa_shapes(shapes, seed0):
+def _sdpa_cases(shapes, seed0):
     found = []
     for seed, (batch, L, S, d, dv, causal) in enumerate(shapes):
         q, k, v = _qkv(seed0 + seed, batch, L, S, d, dv)
         case = _sdpa_case(q, k, v, causal, f"random q {q.shape}, k {k.shape}, v {v.shape}, causal={causal}")
         found.append(batched(case, q.shape, 2))
     return found
-
-
-def _sdpa_random():
-    return _sdpa_shapes([((), 5, 5, 4, 3, True), ((), 5, 5, 4, 3, False), ((), 3, 6, 8, 2, True),
-                         ((), 6, 3, 2, 5, True), ((), 4, 7, 3, 3, False)], 300)
-
-
-def _sdpa_batches():
-    return _sdpa_shapes([((2,), 5, 5, 4, 3, True), ((3,), 4, 6, 5, 2, True), ((2,), 6, 6, 3, 4, False),
-                         ((2, 3), 4, 4, 8, 3, True), ((2, 2), 5, 3, 4, 4, True)], 310)
 
 
 # ---- Head ----
@@ -333,11 +323,13 @@ PARTS = {
              _running_mean_known("causal_average_softmax")),
         Part("random batches, lengths and widths", 1,
              _running_mean_random("causal_average_softmax"), gate=True, requires={"edge", "shape"})],
-    "scaled_dot_product_attention": [
-        Part("the notebook's example, with and without the mask", 1, _sdpa_known, requires={"argument"}),
-        Part("random single sequences, square and non-square", 1, _sdpa_random, gate=True,
-             requires={"argument", "shape"}),
-        Part("leading batch dimensions", 1, _sdpa_batches, requires={"argument", "batch"})],
+    "scaled_dot_product_attention": known_random_batches(
+        ("the notebook's example, with and without the mask", "random single sequences, square and non-square",
+         "leading batch dimensions"), _sdpa_known, _sdpa_cases,
+        random=([((), 5, 5, 4, 3, True), ((), 5, 5, 4, 3, False), ((), 3, 6, 8, 2, True), ((), 6, 3, 2, 5, True),
+                 ((), 4, 7, 3, 3, False)], 300),
+        batches=([((2,), 5, 5, 4, 3, True), ((3,), 4, 6, 5, 2, True), ((2,), 6, 6, 3, 4, False),
+                  ((2, 3), 4, 4, 8, 3, True), ((2, 2), 5, 3, 4, 4, True)], 310), requires={"argument"}),
     "Head": [
         Part("the notebook's example weights", 1, _head_fixture, requires={"weights"}),
         Part("random weights and inputs", 1, _head_random, gate=True,

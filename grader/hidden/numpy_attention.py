@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..checks import fixture
-from ..checks.cases import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import array_of, close, expect
 from ..checks.numpy_attention import arrays_in_tuple, not_mutated, same_arrays
 from ..checks.plain import numpy_call
@@ -154,15 +154,13 @@ def _scores_known():
             _scores_case(q, k, None, "the notebook's example Q, K", atol=known.SOURCE_ATOL)]
 
 
-def _scores_random(shapes, start):
-    def cases():
-        out = []
-        for seed, (batch, n, m, d, d_k) in enumerate(shapes, start=start):
-            rng = np.random.default_rng(seed)
-            q, k = random_array(rng, *batch, n, d), random_array(rng, *batch, m, d)
-            out.append(batched(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"), q.shape, 2))
-        return out
-    return cases
+def _scores_cases(shapes, start):
+    out = []
+    for seed, (batch, n, m, d, d_k) in enumerate(shapes, start=start):
+        rng = np.random.default_rng(seed)
+        q, k = random_array(rng, *batch, n, d), random_array(rng, *batch, m, d)
+        out.append(batched(_scores_case(q, k, d_k, f"random Q {q.shape}, K {k.shape}"), q.shape, 2))
+    return out
 
 
 # ---------------------------------------------------------------- attention
@@ -196,17 +194,15 @@ def _attention_known():
             _attention_case(*qkv, None, "the notebook's example Q, K, V", known.SCALED_OUTPUT, known.SOURCE_ATOL)]
 
 
-def _attention_random(shapes, start):
-    def cases():
-        out = []
-        for seed, (batch, n, m, d, d_v, d_k) in enumerate(shapes, start=start):
-            rng = np.random.default_rng(seed)
-            q, k = random_array(rng, *batch, n, d, scale=1.5), random_array(rng, *batch, m, d, scale=1.5)
-            v = random_array(rng, *batch, m, d_v)
-            case = _attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}")
-            out.append(batched(case, q.shape, 2))
-        return out
-    return cases
+def _attention_cases(shapes, start):
+    out = []
+    for seed, (batch, n, m, d, d_v, d_k) in enumerate(shapes, start=start):
+        rng = np.random.default_rng(seed)
+        q, k = random_array(rng, *batch, n, d, scale=1.5), random_array(rng, *batch, m, d, scale=1.5)
+        v = random_array(rng, *batch, m, d_v)
+        case = _attention_case(q, k, v, d_k, f"random Q {q.shape}, K {k.shape}, V {v.shape}")
+        out.append(batched(case, q.shape, 2))
+    return out
 
 
 PARTS = {
@@ -223,19 +219,17 @@ PARTS = {
         Part("the notebook's example queries, keys and values", 1, _qkv_known, requires={"inputs"}),
         Part("random shapes and batches", 1, _qkv_random, gate=True, requires={"batch", "shape"}),
     ],
-    "scaled_scores": [
-        Part("the notebook's example: d_k=1 gives the scores, the default divides by sqrt(3)", 1, _scores_known, requires={"argument"}),
-        Part("random matrices, default and given d_k", 1,
-             _scores_random([((), 4, 4, 5, None), ((), 3, 6, 8, None), ((), 5, 4, 4, 2.0), ((), 2, 3, 16, 64)], 50), gate=True, requires={"argument", "shape"}),
-        Part("batches of matrices (transpose the last two axes)", 1,
-             _scores_random([((2,), 3, 5, 4, None), ((2, 3), 4, 6, 8, None), ((3,), 4, 4, 4, 9.0)], 60), requires={"argument", "batch"}),
-    ],
-    "attention": [
-        Part("the notebook's example: d_k=1 gives the exact output, the default the scaled output", 1, _attention_known, requires={"argument"}),
-        Part("random matrices, default and given d_k", 1,
-             _attention_random([((), 4, 4, 5, 3, None), ((), 3, 6, 8, 2, None), ((), 5, 2, 4, 7, 2.0),
-                                ((), 3, 3, 3, 3, None)], 70), gate=True, requires={"argument", "shape"}),
-        Part("batches of matrices", 1,
-             _attention_random([((2,), 3, 5, 4, 6, None), ((2, 3), 4, 4, 8, 3, None), ((3,), 2, 6, 4, 4, 1.0)], 80), requires={"argument", "batch"}),
-    ],
+    "scaled_scores": known_random_batches(
+        ("the notebook's example: d_k=1 gives the scores, the default divides by sqrt(3)",
+         "random matrices, default and given d_k", "batches of matrices (transpose the last two axes)"),
+        _scores_known, _scores_cases,
+        random=([((), 4, 4, 5, None), ((), 3, 6, 8, None), ((), 5, 4, 4, 2.0), ((), 2, 3, 16, 64)], 50),
+        batches=([((2,), 3, 5, 4, None), ((2, 3), 4, 6, 8, None), ((3,), 4, 4, 4, 9.0)], 60), requires={"argument"}),
+    "attention": known_random_batches(
+        ("the notebook's example: d_k=1 gives the exact output, the default the scaled output",
+         "random matrices, default and given d_k", "batches of matrices"),
+        _attention_known, _attention_cases,
+        random=([((), 4, 4, 5, 3, None), ((), 3, 6, 8, 2, None), ((), 5, 2, 4, 7, 2.0), ((), 3, 3, 3, 3, None)], 70),
+        batches=([((2,), 3, 5, 4, 6, None), ((2, 3), 4, 4, 8, 3, None), ((3,), 2, 6, 4, 4, 1.0)], 80),
+        requires={"argument"}),
 }

@@ -3,7 +3,7 @@ import numpy as np
 import torch
 
 from ..checks import fixture
-from ..checks.cases import Case, Mismatch, Part
+from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import array_of, close, show
 from ..checks.plain import TensorArg, call
 from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, grid_of, heatmap_axes, layout_judge,
@@ -69,14 +69,6 @@ def _weights_cases(shapes, seed):
     return cases
 
 
-def _weights_random():
-    return _weights_cases([(4, 4), (3, 5), (6, 2), (1, 7)], seed=100)
-
-
-def _weights_batches():
-    return _weights_cases([(2, 3, 4), (5, 3, 3), (2, 3, 4, 5), (2, 1, 2, 3, 3)], seed=110)
-
-
 # weighted_values
 
 def _swapped_layout(got, weights, values):
@@ -125,14 +117,6 @@ def _weighted_cases(shapes, seed):
     return cases
 
 
-def _weighted_random():
-    return _weighted_cases([((), 2, 3, 4), ((), 5, 4, 2), ((), 4, 4, 4), ((), 1, 6, 3)], seed=200)
-
-
-def _weighted_batches():
-    return _weighted_cases([((2,), 3, 4, 5), ((3,), 4, 4, 4), ((2, 3), 2, 5, 3)], seed=210)
-
-
 # sum_weighted_values
 
 def _sum_judge(weighted, what, known_output=None, atol=1e-6):
@@ -177,14 +161,6 @@ def _sum_cases(shapes, seed):
         case = Case(f"random weighted values {shape}", _sum_judge(weighted, what), call(weighted))
         cases.append(batched(case, weighted.shape, 3))
     return cases
-
-
-def _sum_random():
-    return _sum_cases([(2, 3, 4), (4, 5, 5), (5, 2, 3), (1, 6, 2)], seed=300)
-
-
-def _sum_batches():
-    return _sum_cases([(2, 3, 4, 5), (3, 2, 4, 4), (2, 2, 3, 5, 2)], seed=310)
 
 
 # self_attention
@@ -235,14 +211,6 @@ def _attention_cases(shapes, seed):
         case = Case(f"random x {x.shape} and weights", _attention_judge((x, *weights), what), call(x, *weights))
         cases.append(batched(case, x.shape, 2))
     return cases
-
-
-def _attention_random():
-    return _attention_cases([((), 4, 5, 4, 3), ((), 5, 3, 2, 6), ((), 3, 4, 3, 3), ((), 1, 4, 3, 2)], seed=400)
-
-
-def _attention_batches():
-    return _attention_cases([((2,), 3, 4, 3, 5), ((3,), 4, 5, 4, 4), ((2, 3), 3, 4, 2, 3)], seed=410)
 
 
 # show_heatmaps
@@ -311,22 +279,23 @@ def _heatmap_layout():
 
 
 PARTS = {
-    "attention_weights": [Part("the notebook's example softmax", 1, _weights_known),
-                          Part("random score matrices", 1, _weights_random, gate=True,
-                               requires={"edge", "shape"}),
-                          Part("batches of scores", 1, _weights_batches, requires={"batch"})],
-    "weighted_values": [Part("the notebook's weighted values", 1, _weighted_known),
-                        Part("random weights and values", 1, _weighted_random, gate=True,
-                             requires={"edge", "shape"}),
-                        Part("batches", 1, _weighted_batches, requires={"batch"})],
-    "sum_weighted_values": [Part("the notebook's outputs", 1, _sum_known),
-                            Part("random weighted values", 1, _sum_random, gate=True,
-                                 requires={"edge", "shape"}),
-                            Part("batches", 1, _sum_batches, requires={"batch"})],
-    "self_attention": [Part("the notebook's example output", 1, _attention_known),
-                       Part("random inputs and weights", 1, _attention_random, gate=True,
-                            requires={"edge", "shape"}),
-                       Part("batches of sequences", 1, _attention_batches, requires={"batch"})],
+    "attention_weights": known_random_batches(
+        ("the notebook's example softmax", "random score matrices", "batches of scores"),
+        _weights_known, _weights_cases, random=([(4, 4), (3, 5), (6, 2), (1, 7)], 100),
+        batches=([(2, 3, 4), (5, 3, 3), (2, 3, 4, 5), (2, 1, 2, 3, 3)], 110), random_requires={"edge", "shape"}),
+    "weighted_values": known_random_batches(
+        ("the notebook's weighted values", "random weights and values", "batches"),
+        _weighted_known, _weighted_cases, random=([((), 2, 3, 4), ((), 5, 4, 2), ((), 4, 4, 4), ((), 1, 6, 3)], 200),
+        batches=([((2,), 3, 4, 5), ((3,), 4, 4, 4), ((2, 3), 2, 5, 3)], 210), random_requires={"edge", "shape"}),
+    "sum_weighted_values": known_random_batches(
+        ("the notebook's outputs", "random weighted values", "batches"),
+        _sum_known, _sum_cases, random=([(2, 3, 4), (4, 5, 5), (5, 2, 3), (1, 6, 2)], 300),
+        batches=([(2, 3, 4, 5), (3, 2, 4, 4), (2, 2, 3, 5, 2)], 310), random_requires={"edge", "shape"}),
+    "self_attention": known_random_batches(
+        ("the notebook's example output", "random inputs and weights", "batches of sequences"), _attention_known,
+        _attention_cases, random=([((), 4, 5, 4, 3), ((), 5, 3, 2, 6), ((), 3, 4, 3, 3), ((), 1, 4, 3, 2)], 400),
+        batches=([((2,), 3, 4, 3, 5), ((3,), 4, 5, 4, 4), ((2, 3), 3, 4, 2, 3)], 410),
+        random_requires={"edge", "shape"}),
     "show_heatmaps": [Part("the identity heatmap", 1, _heatmap_known, requires={"layout"}),
                       Part("random grids: one image per matrix, in its place", 1, _heatmap_random,
                            gate=True, requires={"shape"}),
