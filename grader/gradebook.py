@@ -34,18 +34,22 @@ class CellScore:
     needs_manual_grade: bool
 
 
+class LessLatePenalty:
+    """A score row's ``score``: its ``raw_score`` less its ``late_penalty`` (:func:`less_late_penalty`)."""
+
+    @property
+    def score(self):
+        return less_late_penalty(self.raw_score, self.late_penalty)
+
+
 @dataclass(frozen=True)
-class NotebookScore:
+class NotebookScore(LessLatePenalty):
     """One student's notebook: its raw score, its late penalty, and the score that counts."""
     student: str
     notebook: str
     raw_score: float
     max_score: float
     late_penalty: float
-
-    @property
-    def score(self):
-        return less_late_penalty(self.raw_score, self.late_penalty)
 
 
 @dataclass(frozen=True)
@@ -59,16 +63,12 @@ class Person:
 
 
 @dataclass(frozen=True)
-class AssignmentScore:
+class AssignmentScore(LessLatePenalty):
     """One student's whole assignment, as nbgrader's own CSV export has it (zero without a submission)."""
     student: Person
     raw_score: float
     max_score: float
     late_penalty: float
-
-    @property
-    def score(self):
-        return less_late_penalty(self.raw_score, self.late_penalty)
 
 
 def less_late_penalty(raw_score, late_penalty):

@@ -50,7 +50,7 @@ class CellGrade:
 
 
 @dataclass
-class NotebookGrade:
+class NotebookGrade(book.LessLatePenalty):
     """One student's notebook: the gradebook's scores for each graded cell, its late penalty, its status."""
     student: str
     notebook: str            # the file name, ``<name>.ipynb``
@@ -62,11 +62,6 @@ class NotebookGrade:
     tampered: list = field(default_factory=list)
     isolation: str | None = None
     cells: list = field(default_factory=list)
-
-    @property
-    def score(self):
-        """The score that counts, as nbgrader's: the cells' scores less the late penalty, never below 0."""
-        return book.less_late_penalty(self.raw_score, self.late_penalty)
 
     @property
     def needs_attention(self):
