@@ -102,17 +102,20 @@ def record_grades(course, fingerprints, processes):
                                  env={**os.environ, "PATH": path_with_venv()})
         child.stdin.write(json.dumps(order))
         child.stdin.close()
-        children.append(child)
+        children.append((child, set(order["students"])))
     failures, unavailable = [], None
-    for child in children:
+    for child, untold in children:
         for line in child.stdout:
             if line.startswith(SANDBOX_UNAVAILABLE):
                 unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()
                 continue
             progress.step(line.strip())
+            untold.discard(line.lstrip("!").split(" ", 1)[0].strip())
             if line.startswith("!"):
                 failures.append(line[1:].strip())
-        child.wait()
+        if child.wait() != 0:  # a process that died says nothing of the students it did not reach
+            failures += [f"{student} not graded: the grading process stopped (exit code {child.returncode})"
+                         for student in sorted(untold)]
     progress.close()
     log.close()
     if unavailable:

@@ -1,4 +1,5 @@
 """The grader's side of the sandbox: warm workers started once, each job run on a free one."""
+import contextlib
 import os
 import pathlib
 import queue
@@ -37,8 +38,9 @@ def worker_folder():
     root = pathlib.Path(tempfile.gettempdir())
     for old in root.glob(WORKER_FOLDER + "*"):
         pid = old.name.removeprefix(WORKER_FOLDER).split("-")[0]
-        if pid.isdigit() and not os.path.exists(f"/proc/{pid}") and old.stat().st_uid == os.getuid():
-            levels.remove_tree(old)
+        with contextlib.suppress(FileNotFoundError):  # another grader starting now may remove it first
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}") and old.stat().st_uid == os.getuid():
+                levels.remove_tree(old)
     return tempfile.mkdtemp(prefix=f"{WORKER_FOLDER}{os.getpid()}-")
 
 
