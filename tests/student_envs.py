@@ -4,6 +4,9 @@ torch 2.13.0 (the CPU build this machine holds), with PyPI through pip.
 A built environment is kept under ``.cache/student-envs/`` (git-ignored), keyed by a hash of what went into
 it, so that repeated local runs skip the build. A test installs into it and puts it back as it was
 (:func:`restore`); an environment that is not as it was built is built again.
+
+The standard library is all this module needs: ``make test`` builds the environments with it
+(``python3.11 -m tests.student_envs``) while it builds the kit's own, before pytest starts.
 """
 import fcntl
 import hashlib
@@ -15,9 +18,9 @@ import subprocess
 import sys
 import tempfile
 import venv
+from concurrent.futures import ThreadPoolExecutor
 
-from .conftest import ROOT
-
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 LISTS = ROOT / "tests" / "envs"
 CACHE = ROOT / ".cache" / "student-envs"
 TORCH = "torch==2.13.0"  # the only torch this machine may install: any other pulls gigabytes of CUDA packages
@@ -64,14 +67,13 @@ def _key(name):
 
 
 def _stand_in(name, scratch):
-    """The wheel of ``name``'s stand-in package, built offline with the kit's setuptools; or None."""
+    """The source folder of ``name``'s stand-in package, for pip to build and install; or None."""
     if name not in EXTRAS:
         return None
     source = scratch / "stand-in"
     source.mkdir()
     (source / "pyproject.toml").write_text(EXTRAS[name])
-    checked(pip(sys.executable, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", scratch, source))
-    return next(scratch.glob("*.whl"))
+    return source
 
 
 def installed(python):
@@ -84,13 +86,18 @@ def _stamp(python):
     return json.dumps(installed(python), sort_keys=True, indent=0)
 
 
-def prepared(name):
-    """The environment built from ``tests/envs/<name>.txt``, from the cache when it is there as it was built.
-
-    One process at a time builds or checks an environment of that name (two test runs on one checkout)."""
+def _lock(name):
+    """The open lock file of environment ``name``, locked: one process at a time builds or checks it."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    with open(CACHE / f"{name}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    lock = open(CACHE / f"{name}.lock", "a")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return lock
+
+
+def prepared(name):
+    """The environment built from ``tests/envs/<name>.txt``, from the cache when it is there as it was built
+    (after waiting for a build under way: two test runs on one checkout, or ``make test``'s)."""
+    with _lock(name):
         return _prepared(name)
 
 
@@ -101,7 +108,7 @@ def _prepared(name):
         return target
     for stale in CACHE.glob(f"{name}-*"):
         shutil.rmtree(stale)
-    venv.create(target, with_pip=True)
+    venv.create(target, with_pip=True)  # Python 3.11's venv: pip and setuptools
     with tempfile.TemporaryDirectory() as scratch:
         stand_in = _stand_in(name, pathlib.Path(scratch))
         checked(pip(python_of(target), "install", "--quiet", "-r", LISTS / f"{name}.txt", TORCH,
@@ -115,3 +122,28 @@ def restore(python, before):
     added = sorted(set(installed(python)) - set(before))
     if added:
         checked(pip(python, "uninstall", "--yes", *added))
+
+
+def build_in_background():
+    """Lock every environment, then build them in a child process and return at once: ``make test`` builds
+    them while it builds the kit's ``.venv``, and each test that needs one waits for it (:func:`prepared`).
+    pip's output goes to ``.cache/student-envs/build.log``; a build that fails is tried again by the test."""
+    names = sorted(path.stem for path in LISTS.glob("*.txt"))
+    locks = {name: _lock(name) for name in names}
+    if os.fork():
+        return
+    with open(CACHE / "build.log", "w") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+
+    def build(name):
+        with locks[name]:
+            print(f"student environment {name}: {_prepared(name).relative_to(ROOT)}", flush=True)
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        list(pool.map(build, names))
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    build_in_background()

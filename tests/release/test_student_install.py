@@ -2,8 +2,10 @@
 one like Colab (its IPython and ipykernel pinned by google-colab), one like a JupyterHub image (numba caps
 numpy; no pytest) and one with the oldest versions the wheel declares. In each, after ``pip install <wheel>``,
 ``pytest <notebook>.ipynb`` fails on the stubs and passes on right answers, in a folder of its own, and the
-notebooks' test cells run in a Jupyter kernel of that environment."""
+notebooks' test cells run in a Jupyter kernel of that environment (one kernel for all of them, its
+namespace emptied between two)."""
 import concurrent.futures
+import contextlib
 import json
 import os
 import shutil
@@ -113,8 +115,10 @@ def test_pytest_fails_on_stubs_and_passes_on_answers_in_a_folder_of_their_own(st
     assert sorted(p.name for p in stubs.iterdir()) == sorted(notebooks())  # nothing written beside them
 
 
-def run_in_kernel(env, nb, folder):
-    """Run ``nb`` in a kernel of ``env`` (its ipykernel), errors kept as outputs; return the run notebook."""
+@contextlib.contextmanager
+def student_kernel(env, folder):
+    """A kernel manager for a kernel of ``env`` (its ipykernel), started in ``folder`` by the first notebook
+    run in it and shut down at the end."""
     specs = folder / "kernels"
     spec = specs / "student"
     spec.mkdir(parents=True, exist_ok=True)
@@ -123,12 +127,24 @@ def run_in_kernel(env, nb, folder):
         "display_name": "student", "language": "python",
         "env": {"PATH": f"{env.python.parent}{os.pathsep}/usr/bin:/bin"}}))
     km = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]))
+    try:
+        yield km
+    finally:
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+
+
+def run_in_kernel(km, nb, folder):
+    """Run ``nb`` in the kernel of ``km``, errors kept as outputs, after ``%reset -f``: each notebook starts
+    from an empty namespace, as in a kernel of its own (the modules the last one imported stay imported);
+    return the run notebook."""
+    nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
     client = NotebookClient(nb, km=km, timeout=300, allow_errors=True, resources={"metadata": {"path": str(folder)}})
     try:
         return client.execute()
     finally:
-        if km.has_kernel:
-            km.shutdown_kernel(now=True)
+        if client.kc is not None:
+            client.kc.stop_channels()
 
 
 def errors_by_cell(nb):
@@ -142,14 +158,15 @@ WHERE_FROM = "import grader, IPython\nprint(grader.__file__, IPython.get_ipython
 @pytest.mark.parametrize("name", ENVS)
 def test_test_cells_run_in_a_kernel_of_the_environment(student_env, notebook_folders, name, tmp_path):
     env, (stubs, answers) = student_env[name], notebook_folders
-    for notebook in notebooks():
-        done = nbformat.read(answers / notebook, as_version=4)
-        done.cells.append(nbformat.v4.new_code_cell(WHERE_FROM))
-        done = run_in_kernel(env, done, tmp_path)
-        assert [(cell.source[:80], errors) for cell, errors in errors_by_cell(done) if errors] == []
-        where = "".join(o.get("text", "") for o in done.cells[-1].outputs)  # one print may come in pieces
-        assert where.startswith(str(env.folder)) and "ZMQInteractiveShell" in where, where  # the wheel's copy
-    # The stubs fail every test cell (one notebook: pytest above checks them all).
-    fresh = run_in_kernel(env, nbformat.read(stubs / STEPS, as_version=4), tmp_path)
+    with student_kernel(env, tmp_path) as km:
+        for notebook in notebooks():
+            done = nbformat.read(answers / notebook, as_version=4)
+            done.cells.append(nbformat.v4.new_code_cell(WHERE_FROM))
+            done = run_in_kernel(km, done, tmp_path)
+            assert [(cell.source[:80], errors) for cell, errors in errors_by_cell(done) if errors] == []
+            where = "".join(o.get("text", "") for o in done.cells[-1].outputs)  # one print may come in pieces
+            assert where.startswith(str(env.folder)) and "ZMQInteractiveShell" in where, where  # the wheel's copy
+        # The stubs fail every test cell (one notebook: pytest above checks them all).
+        fresh = run_in_kernel(km, nbformat.read(stubs / STEPS, as_version=4), tmp_path)
     tests = [errors for cell, errors in errors_by_cell(fresh) if kit_exercise(cell)]
     assert tests and all(tests)
