@@ -132,6 +132,7 @@ def build_in_background():
     locks = {name: _lock(name) for name in names}
     if os.fork():
         return
+    os.nice(10)  # .venv, built meanwhile, comes first; then the tests that do not wait for these
     with open(CACHE / "build.log", "w") as log:
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)

@@ -3,13 +3,11 @@ import pathlib
 
 from ..course import Course
 from ..grades import course_grades
-from . import plots
 from .page import render
 from .stats import class_stats
 from .words import notebook_titles
 
-FIGURES = {"scores.png": plots.score_histogram, "pass_rates.png": plots.pass_rates,
-           "misconceptions.png": plots.misconceptions}
+FIGURES = {"scores.png": "score_histogram", "pass_rates.png": "pass_rates", "misconceptions.png": "misconceptions"}
 
 
 def report(course=".", assignment="self_attention", out=None):
@@ -22,10 +20,11 @@ def report(course=".", assignment="self_attention", out=None):
 
 def write_report(stats, assignment, out):
     """The figures and the page of ``stats`` in folder ``out``; return the page."""
+    from . import plots  # matplotlib, imported by the one verb that draws: every other command starts sooner
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
     for name, draw in FIGURES.items():
-        draw(stats, out / name)
+        getattr(plots, draw)(stats, out / name)
     page = out / "index.html"
     page.write_text(render(assignment, stats, list(FIGURES)), encoding="utf-8")
     return page
