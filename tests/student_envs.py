@@ -5,9 +5,11 @@ A built environment is kept under ``.cache/student-envs/`` (git-ignored), keyed 
 it, so that repeated local runs skip the build. A test installs into it and puts it back as it was
 (:func:`restore`); an environment that is not as it was built is built again.
 
-The standard library is all this module needs: ``make test`` builds the environments with it
-(``python3.11 -m tests.student_envs``) while it builds the kit's own, before pytest starts.
+The standard library is all this module needs: ``make test`` starts building the environments with it
+(``python3.11 -m tests.student_envs``) in the background before it builds the kit's own; the tests that
+use them wait for them.
 """
+import csv
 import fcntl
 import hashlib
 import json
@@ -18,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import venv
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LISTS = ROOT / "tests" / "envs"
@@ -108,12 +111,39 @@ def _prepared(name):
     for stale in CACHE.glob(f"{name}-*"):
         shutil.rmtree(stale)
     venv.create(target, with_pip=True)  # Python 3.11's venv: pip and setuptools
+    _share_torch(target)
     with tempfile.TemporaryDirectory() as scratch:
         stand_in = _stand_in(name, pathlib.Path(scratch))
         checked(pip(python_of(target), "install", "--quiet", "-r", LISTS / f"{name}.txt", TORCH,
                     *([stand_in] if stand_in else [])))
     stamp.write_text(_stamp(python_of(target)))
     return target
+
+
+def _site_packages(folder):
+    return next(pathlib.Path(folder).glob("lib/python3.*/site-packages"))
+
+
+def _share_torch(target):
+    """Put the torch of an environment built before into ``target`` as hard links to the same files (those its
+    RECORD lists), so that pip finds it installed rather than unpack and compile its 750 MB again. Nothing
+    if no environment is built yet."""
+    built = [stamp.parent for stamp in CACHE.glob("*/.built") if stamp.parent != target]
+    version = TORCH.split("==")[1]
+    records = [record for env in built for record in _site_packages(env).glob(f"torch-{version}*.dist-info/RECORD")]
+    if not records:
+        return
+    source, into = records[0].parents[1], _site_packages(target)
+    with open(records[0], newline="") as record:
+        paths = [row[0] for row in csv.reader(record)]
+    for path in sorted(paths, key=lambda p: ".dist-info/" in p):  # the dist-info last: torch counts once whole
+        (into / path).parent.mkdir(parents=True, exist_ok=True)
+        if path.startswith("../"):  # a console script in bin/: its first line names the environment's Python
+            lines = (source / path).read_text().splitlines(keepends=True)
+            (into / path).write_text(f"#!{python_of(target)}\n" + "".join(lines[1:]))
+            (into / path).chmod(0o755)
+        else:
+            os.link(source / path, into / path)
 
 
 def restore(python, before):
@@ -124,10 +154,10 @@ def restore(python, before):
 
 
 def build_in_background():
-    """Lock every environment, then build them one after another in a child process and return at once:
-    ``make test`` builds them while it builds the kit's ``.venv`` on the other core, and each test that needs
-    one waits for it (:func:`prepared`). pip's output goes to ``.cache/student-envs/build.log``; a build
-    that fails is tried again by the test."""
+    """Lock every environment, then build them in a child process and return at once: ``make test`` builds
+    them while it builds the kit's ``.venv``, and each test that needs one waits for it (:func:`prepared`).
+    The first is built alone, the others side by side with its torch. pip's output goes to
+    ``.cache/student-envs/build.log``; a build that fails is tried again by the test."""
     names = sorted(path.stem for path in LISTS.glob("*.txt"))
     locks = {name: _lock(name) for name in names}
     if os.fork():
@@ -135,9 +165,14 @@ def build_in_background():
     with open(CACHE / "build.log", "w") as log:
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)
-    for name, lock in locks.items():
-        with lock:
+
+    def build(name):
+        with locks[name]:
             print(f"student environment {name}: {_prepared(name).relative_to(ROOT)}", flush=True)
+
+    build(names[0])
+    with ThreadPoolExecutor(len(names) - 1) as pool:
+        list(pool.map(build, names[1:]))
     os._exit(0)
 
 
