@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import venv
-from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LISTS = ROOT / "tests" / "envs"
@@ -160,10 +159,10 @@ def restore(python, before):
 
 
 def build_in_background():
-    """Lock every environment, then build them in a child process and return at once: ``make test`` builds
-    them while it builds the kit's ``.venv``, and each test that needs one waits for it (:func:`prepared`).
-    The first is built alone, the others side by side with its torch. pip's output goes to
-    ``.cache/student-envs/build.log``; a build that fails is tried again by the test."""
+    """Lock every environment, then build them one after another in a child process and return at once:
+    ``make test`` builds them on one core while it builds the kit's ``.venv`` on the other, and each test
+    that needs one waits for it (:func:`prepared`). pip's output goes to ``.cache/student-envs/build.log``;
+    a build that fails is tried again by the test."""
     names = sorted(path.stem for path in LISTS.glob("*.txt"))
     locks = {name: _lock(name) for name in names}
     if os.fork():
@@ -171,14 +170,9 @@ def build_in_background():
     with open(CACHE / "build.log", "w") as log:
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)
-
-    def build(name):
-        with locks[name]:
+    for name, lock in locks.items():
+        with lock:
             print(f"student environment {name}: {_prepared(name).relative_to(ROOT)}", flush=True)
-
-    build(names[0])
-    with ThreadPoolExecutor(len(names) - 1) as pool:
-        list(pool.map(build, names[1:]))
     os._exit(0)
 
 

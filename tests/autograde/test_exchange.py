@@ -15,7 +15,7 @@ import pytest
 
 from grader.course import Course
 
-from ..course_builder import ASSIGNMENT, BASICS, make_course, submission
+from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, submission
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -54,8 +54,7 @@ def graded(released_course, tmp_path_factory):
             nbformat.write(submission(course), fetched)
         as_student(student, home, "submit", ASSIGNMENT, exchange=exchange)
     nbgrader(course, "collect", ASSIGNMENT, exchange=exchange)
-    graded = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course)],
-                            capture_output=True, text=True, timeout=900)
+    graded = autograde(course)
     assert graded.returncode == 0, graded.stderr[-3000:]
     return course, exchange, homes
 
