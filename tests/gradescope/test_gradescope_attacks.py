@@ -1,10 +1,11 @@
 """The attacks through run_autograder, as Gradescope runs it: each scores nothing, and no hidden source shows.
 
 run_autograder grades with the kit's own autograde, so every attack on the sandbox itself is tried in
-tests/sandbox/test_sandbox_attacks.py (and at the unprivileged levels in test_isolation_levels.py). Here go
-the attacks on what only Gradescope's container holds (its results file, the submission's metadata, the
-kit's copy with its references and gradebook inside it), and one attack for each outcome the sandbox
-reports (memory, crash, timeout, tampering), to see each reach results.json in words.
+tests/sandbox/test_sandbox_attacks.py (and at the unprivileged levels in test_isolation_levels.py). Here go,
+in one submission, the attacks on what only Gradescope's container holds (its results file, the submission's
+metadata, the kit's copy with its hidden checks, references and gradebook, the user it runs as, its
+environment), and one attack for each outcome the sandbox reports (memory, crash, timeout, tampering), to
+see each reach results.json in words.
 """
 import json
 
@@ -17,18 +18,30 @@ from .container import no_hidden_source, run_all, scored
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
-# An attack that goes for what only Gradescope's container holds.
-GRADESCOPE_SPY = ("import pathlib\nstolen = False\nfor path in ['{root}/results/results.json', '{root}/submission_metadata.json',"
-                  " '{kit}/grader/hidden/basics.py', '{kit}/solutions/self_attention/01_attention_basics.ipynb',"
-                  " '{kit}/gradebook.db']:\n    try:\n        stolen |= bool(pathlib.Path(path).read_bytes())\n"
-                  "    except OSError:\n        pass\ntry:\n    pathlib.Path('{root}/results/results.json').write_text('{{}}')\n"
-                  "    stolen = True\nexcept OSError:\n    pass\n"
-                  "if stolen:\n" + "".join("    " + line + "\n" for line in RIGHT.splitlines()) +
-                  "else:\n" + "".join("    " + line + "\n" for line in WRONG.splitlines()))
-ON_THE_CONTAINER = ("reader", "importer", "writer", "spy")  # the kit's copy, its references and gradebook; the user
+# Everything only Gradescope's container holds, tried at once: the answer is right only if one of them leaks
+# (a file read or written, the kit's references imported, root, the grader's environment, the network).
+CONTAINER_SPY = (
+    "import os, pathlib, socket\nleaks = []\n"
+    "for path in ['{root}/results/results.json', '{root}/submission_metadata.json', '{kit}/grader/hidden/basics.py',\n"
+    "             '{kit}/grader/reference/basics.py', '{kit}/solutions/self_attention/01_attention_basics.ipynb',\n"
+    "             '{kit}/gradebook.db']:\n"
+    "    try:\n        leaks += ['read ' + path] if pathlib.Path(path).read_bytes() else []\n"
+    "    except OSError:\n        pass\n"
+    "for path in ['{root}/results/results.json', '{kit}/gradebook.db',\n"
+    "             '{kit}/grading/self_attention/submission/01_attention_basics.json']:\n"
+    "    try:\n        pathlib.Path(path).write_bytes(b'garbage')\n        leaks.append('wrote ' + path)\n"
+    "    except OSError:\n        pass\n"
+    "try:\n    from grader.reference import of\n    leaks.append('imported grader.reference')\n"
+    "except Exception:\n    pass\n"
+    "leaks += ['root'] if os.getuid() == 0 else []\n"
+    "leaks += [k for k in os.environ if 'NBGRADER' in k or 'JPY' in k]\n"
+    "try:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n    leaks.append('network')\n"
+    "except OSError:\n    pass\n"
+    "print('leaks:', leaks)\n"
+    "if leaks:\n" + "".join("    " + line + "\n" for line in RIGHT.splitlines()) +
+    "else:\n" + "".join("    " + line + "\n" for line in WRONG.splitlines()))
 ONE_OF_EACH_OUTCOME = {"memory": "memorybomb", "crashed": "exiter", "timeout": "loopcall", "malformed": "pipe"}
-ATTACK_RUNS = {**{name: ATTACKS[name][0] for name in (*ON_THE_CONTAINER, *ONE_OF_EACH_OUTCOME.values())},
-               "gradescope_spy": GRADESCOPE_SPY}
+ATTACK_RUNS = {"container_spy": CONTAINER_SPY, **{name: ATTACKS[name][0] for name in ONE_OF_EACH_OUTCOME.values()}}
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +50,7 @@ def attacks(course, autograder, roots):
     uploads = {}
     for name, answer in ATTACK_RUNS.items():
         root, kit = base / name, base / name / "source" / "kit"
-        answer = answer.format(root=root, kit=kit) if name == "gradescope_spy" else \
-            answer.replace("{course}", str(kit)).replace("{kit}", str(kit))
+        answer = answer.format(root=root, kit=kit) if name == "container_spy" else answer
         uploads[name] = {"01_attention_basics.ipynb": nbformat.writes(submission(course, {"attention_scores": answer}))}
     return run_all(autograder, base, uploads)
 
@@ -52,7 +64,7 @@ def test_every_outcome_the_sandbox_reports_is_tried():
 def test_attacks_score_nothing_through_run_autograder(attacks, attack):
     results, _ = attacks[attack]
     score = scored(results)["attention_scores (01_attention_basics.ipynb)"]
-    assert score == (3 if attack == "spy" else 0)  # spy passes only if the walls hold
+    assert score == 0
     others = {name: s for name, s in scored(results).items()
               if name.endswith("(01_attention_basics.ipynb)") and not name.startswith("attention_scores ")}
     assert sum(others.values()) == 21, others
