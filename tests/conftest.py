@@ -24,9 +24,9 @@ os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.envi
 # the tests' ids.
 SANDBOX_ALONE = ("test_grader_resilience.py", "test_sandbox_attacks.py")
 # The modules that take minutes on one worker (``--durations``): started first among their kind, so that none
-# of them is left running alone at the end.
-LONGEST = ("test_demo.py", "test_student_install.py", "test_isolation_levels.py", "test_gradescope.py",
-           "test_gradescope_attacks.py")
+# of them is left running alone at the end. Not test_student_install.py: it waits for the students'
+# environments that ``make test`` builds meanwhile, and leaves its worker idle if it starts first.
+LONGEST = ("test_demo.py", "test_isolation_levels.py", "test_gradescope.py", "test_gradescope_attacks.py")
 
 
 def work_unit(nodeid):
