@@ -20,8 +20,8 @@ $(STAMP): requirements.txt requirements-test.txt pyproject.toml
 demo: $(STAMP)
 	$(PY) -m grader demo
 
-# Two workers per core: a test spends about half its time waiting on subprocesses, servers and deadlines (three
-# made the longest modules longer: 636 s against 567 s).
+# Two workers per core: a test spends about half its time waiting on subprocesses, servers and deadlines (five
+# workers on two cores were slower on a fresh clone: 491 and 529 s of pytest against 450 to 486 s).
 WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 
 # What the tests need is made side by side: the students' environments of the install tests (a core for a
