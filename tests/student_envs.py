@@ -85,7 +85,7 @@ LIST = ("import importlib.metadata as m, json, re\n"
 def installed(python):
     """{package: version} of everything installed, pip and setuptools included."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    listed = subprocess.run([str(python), "-I", "-c", LIST], capture_output=True, text=True, env=env, check=True)
+    listed = checked(subprocess.run([str(python), "-I", "-c", LIST], capture_output=True, text=True, env=env))
     return json.loads(listed.stdout)
 
 
