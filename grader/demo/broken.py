@@ -11,8 +11,8 @@ from .cells import demo_cells, grade_id
 STUB_BODY = re.compile(r"^([ \t]*)raise NotImplementedError\(\)", re.MULTILINE)
 
 ANSWER_STATUS = {
-    "loop_definition": "timeout",  # hangs while the answer cell runs; the exercise is never defined
-    "loop_call": "timeout",        # hangs when the test cell calls it
+    "loop_definition": "timeout",  # waits for ever while the answer cell runs; the exercise is never defined
+    "loop_call": "timeout",        # spins for ever when the test cell calls it
     "crash_call": "crashed",       # kills the kernel when the test cell calls it
     "undefined": "undefined",      # the answer cell defines another name
 }
@@ -30,7 +30,7 @@ def _replace_body(stub, lines):
 def broken_answer(kind, name, stub, reference):
     """The source of a ``kind`` answer to exercise ``name``, made from its stub or its reference."""
     if kind == "loop_definition":
-        return "while True:  # wait until the data is ready\n    pass\n\n" + reference
+        return "import time\n\nwhile True:  # wait until the data is ready\n    time.sleep(1)\n\n" + reference
     if kind == "loop_call":
         return _replace_body(stub, ["while True:", "    pass"])
     if kind == "crash_call":

@@ -22,7 +22,7 @@ from .container import no_hidden_source, run_all, scored
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 # Demo students with a timeout, mistakes, a deleted test cell, an invalid notebook, missing notebooks, nothing at all.
-STUDENTS = ["carmen", "jonas", "rosa", "freya", "nadia"]
+STUDENTS = ["diego", "jonas", "rosa", "freya", "nadia"]
 RENAMED = {"freya": ("02_self_attention_step_by_step.ipynb", "work/02_self_attention_step_by_step (1).ipynb")}
 SPEC_TOP = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
             "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
@@ -93,9 +93,9 @@ def test_hidden_checks_wait_for_publication_and_never_show_their_source(demo):
 
 
 def test_students_read_what_went_wrong(demo):
-    carmen, jonas, rosa, freya, nadia = (demo[s][0] for s in STUDENTS)
-    assert "ran out of time" in json.dumps(carmen["tests"])
-    assert "Likely mistake:" in json.dumps(carmen["tests"])
+    diego, jonas, rosa, freya, nadia = (demo[s][0] for s in STUDENTS)
+    assert "ran out of time" in json.dumps(diego["tests"])
+    assert "Likely mistake:" in json.dumps(diego["tests"])
     assert "attention_scores_test" in jonas["output"] and "was deleted" in jonas["output"]
     assert "04_causal_self_attention.ipynb" in rosa["output"] and "could not be read" in rosa["output"]
     assert "Graded work/02_self_attention_step_by_step (1).ipynb as 02_self_attention_step_by_step.ipynb" \
