@@ -10,10 +10,8 @@ notebook set aside gets a stand-in that formgrader lists (grader.autograde.unrea
 import contextlib
 import fcntl
 import hashlib
-import json
 import os
 import sqlite3
-import subprocess
 import sys
 import time
 import warnings
@@ -24,8 +22,9 @@ from sqlalchemy.engine import make_url
 
 from .. import records as record
 from ..counts import count
-from ..course import Course, path_with_venv
+from ..course import Course
 from ..sandbox.pool import SandboxUnavailable
+from . import nbgrader_pass
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress
 from .table import grade_table
@@ -97,12 +96,7 @@ def record_grades(course, fingerprints, processes):
     for n in range(min(processes, len(students))):
         order = {"course": str(course.root), "assignment": course.assignment,
                  "students": {s: fingerprints[s] for s in students[n::processes]}}
-        child = subprocess.Popen([sys.executable, "-m", "grader.autograde.nbgrader_pass"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, stderr=log, text=True,
-                                 env={**os.environ, "PATH": path_with_venv()})
-        child.stdin.write(json.dumps(order))
-        child.stdin.close()
-        children.append((child, set(order["students"])))
+        children.append((nbgrader_pass.start(order, log), set(order["students"])))
     failures, unavailable = [], None
     for child, untold in children:
         for line in child.stdout:

@@ -12,7 +12,7 @@ STUB_BODY = re.compile(r"^([ \t]*)raise NotImplementedError\(\)", re.MULTILINE)
 
 ANSWER_STATUS = {
     "loop_definition": "timeout",  # waits for ever while the answer cell runs; the exercise is never defined
-    "loop_call": "timeout",        # spins for ever when the test cell calls it
+    "loop_call": "timeout",        # waits for ever when the test cell calls it
     "crash_call": "crashed",       # kills the kernel when the test cell calls it
     "undefined": "undefined",      # the answer cell defines another name
 }
@@ -32,7 +32,7 @@ def broken_answer(kind, name, stub, reference):
     if kind == "loop_definition":
         return "import time\n\nwhile True:  # wait until the data is ready\n    time.sleep(1)\n\n" + reference
     if kind == "loop_call":
-        return _replace_body(stub, ["while True:", "    pass"])
+        return _replace_body(stub, ["import time", "while True:  # wait for the weights to settle", "    time.sleep(1)"])
     if kind == "crash_call":
         return _replace_body(stub, ["import os", "os._exit(1)"])
     if kind == "undefined":

@@ -14,8 +14,8 @@ RIGHT = "def attention_scores(queries, keys):\n    return queries @ keys.transpo
 ATTACKS = {  # student: (answer to attention_scores, expected status of attention_scores)
     "memorybomb": ("import torch\nhog = torch.ones(2 * 2**30 // 4)\nhog += 1\n" + RIGHT, "memory"),
     "forker": ("import os, time\nif os.fork() == 0:\n    while True:\n        time.sleep(0.2)\n" + WRONG, "graded"),
-    # Two hangs wait and one (stubborn) spins: the deadline stops both kinds alike, and each spinning one
-    # takes a core from the other tests until then.
+    # Two hangs wait and one (stubborn) spins: the deadline stops both kinds alike, and a spinning one takes
+    # a core from the other tests until then (the demo's hangs wait too).
     "loopdef": ("import time\nwhile True:\n    time.sleep(1)\n" + RIGHT, "timeout"),
     "loopcall": ("import time\ndef attention_scores(queries, keys):\n    while True:\n        time.sleep(1)\n",
                  "timeout"),
