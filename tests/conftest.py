@@ -2,6 +2,7 @@
 import fcntl
 import os
 import pathlib
+import shutil
 import sys
 import tempfile
 
@@ -86,11 +87,27 @@ def root():
     return ROOT
 
 
+def made_once(tmp_path_factory, name, make):
+    """What ``make(folder)`` returns (a path in ``folder``), made once for the whole run: under pytest-xdist, by
+    the first worker that needs it, in the run's folder that every worker shares, while the others wait for it."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return make(tmp_path_factory.mktemp(name))
+    shared = tmp_path_factory.getbasetemp().parent / name
+    with open(shared.with_name(f"{name}.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = shared / ".made"
+        if not made.exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            shared.mkdir()
+            made.write_text(str(make(shared).relative_to(shared)))
+        return shared / made.read_text()
+
+
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory):
-    """The kit's course released once for the session, with test limits; never changed: copy it
+    """The kit's course released once for the run, with test limits; never changed: copy it
     (``course_builder.make_course``, or the ``course_copy`` fixture)."""
-    return course_builder.release_course(tmp_path_factory.mktemp("released") / "course")
+    return made_once(tmp_path_factory, "released", lambda folder: course_builder.release_course(folder / "course"))
 
 
 @pytest.fixture
@@ -101,5 +118,5 @@ def course_copy(released_course, tmp_path):
 
 @pytest.fixture(scope="session")
 def empty_gradebook(tmp_path_factory):
-    """A new, empty gradebook file made once for the session: copy it to a course's gradebook.db."""
-    return course_builder.empty_gradebook(tmp_path_factory.mktemp("gradebook"))
+    """A new, empty gradebook file made once for the run: copy it to a course's gradebook.db."""
+    return made_once(tmp_path_factory, "gradebook", course_builder.empty_gradebook)

@@ -1,7 +1,7 @@
 """Small nbgrader courses for the end-to-end tests: the kit's config, and submissions made from answers.
 
 Every test course starts from :func:`new_test_course`. Releasing takes seconds (``nbgrader
-generate_assignment``), so the session releases the kit's course once (``released_course`` in
+generate_assignment``), so each run releases the kit's course once (``released_course`` in
 conftest.py) and each test grades a copy of its own (:func:`make_course`).
 """
 import json
