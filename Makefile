@@ -25,14 +25,19 @@ demo: $(STAMP)
 # workers on two cores were slower on a fresh clone: 491 and 529 s of pytest against 450 to 486 s).
 WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 
+# The kit's modules are compiled once before the tests: where PYTHONDONTWRITEBYTECODE is set, every process
+# (hundreds of grading, sandbox, nbgrader and pytest processes) would compile them again.
+#
 # What the tests need is made side by side: the students' environments of the install tests (a core for a
 # minute on a fresh clone) are built in the background while .venv and chromium are made, and the tests
 # that use them wait for them.
 test: student-envs
 	@$(MAKE) --no-print-directory --output-sync=target -j2 $(STAMP) chromium
+	@$(PY) -m compileall -q grader tests
 	$(PY) -m pytest -q -n $(WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
 check: $(STAMP)
+	@$(PY) -m compileall -q grader tests
 	$(PY) -m pytest -q -m "not slow" tests
 
 # The browser the tests open pages in (tests/browser.py): Debian's chromium, installed once, as root.

@@ -5,6 +5,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
 
 from grader.autograde.flags import FlagForReview
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
+from grader.feedback.exporter import FeedbackExporter
 from grader.feedback.preprocessor import KitFeedback
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
@@ -34,6 +35,7 @@ c.SandboxExecute.notebook_seconds = 60
 # Feedback (`nbgrader generate_feedback`, formgrader's button, `python -m grader feedback`): nbgrader's
 # page with the gradebook's scores, no hidden test (source or traceback), the kit's diagnosis under each test.
 c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.exporter_class = FeedbackExporter  # nbconvert's, a second pass over each page only where needed
 
 # Formgrader's view of a submission and the feedback pages (both nbconvert's HTMLExporter) show a student's
 # Markdown cells and outputs with nothing that runs in a browser: nbconvert's sanitising, with the kit's
