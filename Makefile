@@ -22,7 +22,8 @@ demo: $(STAMP)
 	$(PY) -m grader demo
 
 # Two workers per core: a test spends about half its time waiting on subprocesses, servers and deadlines (five
-# workers on two cores were slower on a fresh clone: 491 and 529 s of pytest against 450 to 486 s).
+# workers on two cores were slower on a fresh clone: 491 and 529 s of pytest against 450 to 486 s with four;
+# with four, /proc/stat shows both cores busy for all but 5 s of the run).
 WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 
 # The kit's modules are compiled once before the tests: where PYTHONDONTWRITEBYTECODE is set, every process
