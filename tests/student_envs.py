@@ -2,8 +2,8 @@
 torch 2.13.0 (the CPU build this machine holds), with PyPI through pip.
 
 A built environment is kept under ``.cache/student-envs/`` (git-ignored), keyed by a hash of what went into
-it, so that repeated local runs skip the build. A test installs into it and puts it back as it was
-(:func:`restore`); an environment that is not as it was built is built again.
+it, so that repeated local runs skip the build. A test installs into it; the next run uninstalls what it
+installed, and builds anew an environment whose own packages changed.
 
 The standard library is all this module needs: ``make test`` starts building the environments with it
 (``python3.11 -m tests.student_envs``) in the background before it builds the kit's own; the tests that
@@ -111,7 +111,7 @@ def prepared(name):
 def _prepared(name):
     target = CACHE / _key(name)
     stamp = target / ".built"
-    if stamp.exists() and stamp.read_text() == _stamp(python_of(target)):
+    if stamp.exists() and _as_built(python_of(target), json.loads(stamp.read_text())):
         return target
     for stale in CACHE.glob(f"{name}-*"):
         shutil.rmtree(stale)
@@ -151,11 +151,15 @@ def _share_torch(target):
             os.link(source / path, into / path)
 
 
-def restore(python, before):
-    """Uninstall what was installed since ``before`` (a changed version is left for :func:`prepared` to see)."""
-    added = sorted(set(installed(python)) - set(before))
-    if added:
-        checked(pip(python, "uninstall", "--yes", *added))
+def _as_built(python, built):
+    """Whether the environment holds what it was built with, once what a test run installed in it since (the
+    student wheel and what it brought) is uninstalled: here, before the next run, rather than after each one,
+    so that a run in a fresh clone (CI) spends nothing on it."""
+    now = installed(python)
+    if any(now.get(package) != version for package, version in built.items()):
+        return False
+    added = sorted(set(now) - set(built))
+    return not added or (pip(python, "uninstall", "--yes", *added).returncode == 0 and installed(python) == built)
 
 
 def build_in_background():
