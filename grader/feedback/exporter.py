@@ -9,7 +9,6 @@ still made by HTMLExporter's own method.
 ``nbgrader_config.py`` sets it as ``GenerateFeedback.exporter_class``.
 """
 import copy
-import re
 
 from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
@@ -17,18 +16,17 @@ from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 FIGURE_ALT = "A figure drawn by the code of this cell"
 FIGURES = ("image/png", "image/jpeg")
-IMAGE_TAG = re.compile(r"<img", re.IGNORECASE)
 LAB_CELLS = ("jp-Cell-inputWrapper", "jp-OutputArea-output")  # what the pass makes focusable (lab templates)
 
 
 def needs_second_pass(nb):
     """Whether a page of ``nb`` may hold an image the template gives no alt text."""
     for cell in nb.cells:
-        if cell.cell_type == "markdown" and IMAGE_TAG.search(cell.source):
+        if cell.cell_type == "markdown" and "<img" in cell.source.lower():
             return True
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if "image/svg+xml" in data or any(IMAGE_TAG.search(str(data.get(kind, "")))
+            if "image/svg+xml" in data or any("<img" in str(data.get(kind, "")).lower()
                                               for kind in ("text/html", "text/markdown")):
                 return True
     return False
