@@ -8,9 +8,9 @@ import zoneinfo
 
 from ..course import Course
 from ..errors import UsageError
+from ..uploads import entries
 from . import roster
 from .choose import latest
-from .entries import entries
 from .formats import Found, Ignored, recognise
 from .names import release_name
 from .report import CollectReport, Imported, Skipped

@@ -41,8 +41,8 @@ def hand_in(course, found):
         shutil.rmtree(earlier, ignore_errors=True)
     folder = course.submitted(STUDENT)
     folder.mkdir(parents=True)
-    for name, path in found.notebooks.items():
-        shutil.copyfile(path, folder / name)
+    for name, data in found.notebooks.items():
+        (folder / name).write_bytes(data)  # the bytes find() read, never the upload's path again
     enrol(course, STUDENT)  # a student who uploads nothing still gets every notebook's zeros
 
 

@@ -2,6 +2,7 @@
 import csv
 import datetime
 import json
+import os
 import shutil
 import stat
 import zipfile
@@ -13,6 +14,7 @@ from nbgrader.utils import parse_utc
 
 from grader.api import collect, export
 from grader.cli import main
+from grader import uploads
 from grader.collect.formats import brightspace, gradescope
 from grader.course import venv_on_path
 
@@ -269,6 +271,62 @@ def test_malicious_zip_never_writes_outside_the_course(course, tmp_path):
     assert why[f"mallory/{BASICS}"] == "a symbolic link"
     assert sum("unsafe path" in r for r in why.values()) >= 1
     assert not (course / "submitted").exists() or not any((course / "submitted").rglob("*.ipynb"))
+
+
+def test_a_folder_download_gives_regular_files_only(course, tmp_path):
+    """Links (to the solutions, to a system file, to another folder), hard links and pipes are refused, never read."""
+    solutions, source = course / "exercises" / "self_attention", tmp_path / "handins"
+    for student in ("alice", "bob", "carol", "dave", "erin"):
+        (source / student).mkdir(parents=True)
+    (source / "alice" / BASICS).symlink_to(solutions / BASICS)
+    (source / "alice" / STEPS).symlink_to("/etc/passwd")
+    os.link(solutions / BASICS, source / "bob" / BASICS)
+    os.mkfifo(source / "carol" / BASICS)
+    (source / "erin" / BASICS).write_text(notebook("erin"))
+    (source / "frank").symlink_to(source / "erin")
+    (source / "gina").symlink_to(solutions)
+    report = collect(source, course)
+
+    assert [(i.student, i.notebook) for i in report.imported] == [("erin", BASICS)]
+    assert {s.source: s.reason for s in report.skipped} == {
+        f"alice/{BASICS}": "a symbolic link", f"alice/{STEPS}": "a symbolic link", "frank": "a symbolic link",
+        "gina": "a symbolic link", f"bob/{BASICS}": "a hard link (a second name for another file)",
+        f"carol/{BASICS}": "not a regular file"}
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == ["erin"]
+
+
+def test_zip_bombs_are_refused(course, tmp_path, monkeypatch):
+    export = tmp_path / "bombs.zip"
+    with zipfile.ZipFile(export, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"alice/{BASICS}", notebook("alice") + " " * (8 << 20))  # compressed a thousand times
+        archive.writestr(f"bob/{BASICS}", notebook("bob"))
+        device = zipfile.ZipInfo(f"carol/{BASICS}")
+        device.external_attr = (stat.S_IFCHR | 0o666) << 16
+        archive.writestr(device, notebook("carol"))
+    report = collect(export, course)
+    assert [i.student for i in report.imported] == ["bob"]
+    why = {s.source: s.reason for s in report.skipped}
+    assert why[f"alice/{BASICS}"].startswith("compressed more than 100 to 1")
+    assert why[f"carol/{BASICS}"] == "not a regular file"
+
+    monkeypatch.setattr(uploads, "MAX_TOTAL_BYTES", 4 << 20)
+    report = collect(export, course, dry_run=True)
+    assert not report.imported and [(s.source, s.reason) for s in report.skipped] == [
+        ("bombs.zip", uploads.TOO_MUCH)]
+
+
+def test_a_file_swapped_for_a_link_after_it_was_listed_is_not_read(tmp_path):
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "alice" / BASICS).write_text(notebook("alice"))
+    files, refused = uploads.entries(tmp_path)
+    (tmp_path / "alice" / BASICS).unlink()
+    (tmp_path / "alice" / BASICS).symlink_to("/etc/passwd")
+    with pytest.raises(uploads.Refused, match="a symbolic link"):
+        files[0].read()
+    shutil.rmtree(tmp_path / "alice")
+    (tmp_path / "alice").symlink_to("/etc")  # a folder on the way swapped too
+    with pytest.raises(uploads.Refused, match="a symbolic link"):
+        files[0].read()
 
 
 def test_neither_folder_nor_zip_is_refused(course, tmp_path):

@@ -11,8 +11,9 @@ from ..hidden_lines import hidden_test_lines
 
 
 def run_autograder(autograder, root, files):
-    """Lay the zip out as Gradescope does under ``root``, put ``files`` ({path: text}) in the submission
-    folder, run run_autograder; return (results.json as a dict, stdout)."""
+    """Lay the zip out as Gradescope does under ``root``, put ``files`` ({path: text, or a function of the
+    path and ``root`` that makes it}) in the submission folder, run run_autograder; return (results.json as a
+    dict, stdout)."""
     shutil.rmtree(root, ignore_errors=True)
     with zipfile.ZipFile(autograder) as archive:
         archive.extractall(root / "source")
@@ -22,9 +23,13 @@ def run_autograder(autograder, root, files):
     (root / "results" / "results.json").write_text('{"secret": "a stale result"}')  # must be neither read nor kept
     (root / "submission_metadata.json").write_text('{"users": [{"email": "student@example.com"}]}')
     (root / "submission").mkdir()
-    for name, text in files.items():
-        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / "submission" / name).write_text(text)
+    for name, content in files.items():
+        path = root / "submission" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if callable(content):  # made by the test: a link, a zip...
+            content(path, root)
+        else:
+            path.write_text(content)
     done = subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True, timeout=900,
                           env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

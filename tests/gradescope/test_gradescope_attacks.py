@@ -4,15 +4,18 @@ run_autograder grades with the kit's own autograde, so every attack on the sandb
 tests/sandbox/test_sandbox_attacks.py (and at the unprivileged levels in test_isolation_levels.py). Here go,
 in one submission, the attacks on what only Gradescope's container holds (its results file, the submission's
 metadata, the kit's copy with its hidden checks, references and gradebook, the user it runs as, its
-environment), and one attack for each outcome the sandbox reports (memory, crash, timeout, tampering), to
-see each reach results.json in words.
+environment), one attack for each outcome the sandbox reports (memory, crash, timeout, tampering), to
+see each reach results.json in words, and an upload that is links, a hard link and a zip bomb beside one real
+notebook (test_upload_files.py tries each on its own, without grading).
 """
 import json
+import os
+import zipfile
 
 import nbformat
 import pytest
 
-from ..course_builder import submission
+from ..course_builder import BASICS, submission
 from ..sandbox.attacks import ATTACKS, RIGHT, WRONG
 from .container import no_hidden_source, run_all, scored
 
@@ -40,6 +43,9 @@ CONTAINER_SPY = (
     "print('leaks:', leaks)\n"
     "if leaks:\n" + "".join("    " + line + "\n" for line in RIGHT.splitlines()) +
     "else:\n" + "".join("    " + line + "\n" for line in WRONG.splitlines()))
+STEPS, NUMPY, CAUSAL, HEADS = ("02_self_attention_step_by_step.ipynb", "03_attention_in_numpy.ipynb",
+                               "04_causal_self_attention.ipynb", "05_multi_head_attention.ipynb")
+SOLUTIONS = "source/kit/solutions/self_attention"  # in the container, under its root
 ONE_OF_EACH_OUTCOME = {"memory": "memorybomb", "crashed": "exiter", "timeout": "loopcall", "malformed": "pipe"}
 ATTACK_RUNS = {"container_spy": CONTAINER_SPY, **{name: ATTACKS[name][0] for name in ONE_OF_EACH_OUTCOME.values()}}
 
@@ -52,7 +58,33 @@ def attacks(course, autograder, roots):
         root, kit = base / name, base / name / "source" / "kit"
         answer = answer.format(root=root, kit=kit) if name == "container_spy" else answer
         uploads[name] = {"01_attention_basics.ipynb": nbformat.writes(submission(course, {"attention_scores": answer}))}
+    uploads["upload_links"] = upload_links(course)
     return run_all(autograder, base, uploads)
+
+
+def upload_links(course):
+    """Every notebook but 04 is something other than the student's own file: a link to the solutions or a hard
+    link (24 and 21 points before uploads were read as data), /etc/passwd, a linked folder, a zip bomb."""
+    bomb = nbformat.writes(submission(course, notebook=HEADS)) + " " * (8 << 20)  # 8 MB of spaces compress to 8 kB
+    return {BASICS: _link(f"{SOLUTIONS}/{BASICS}"), STEPS: _hard_link(f"{SOLUTIONS}/{STEPS}"),
+            NUMPY: _link("/etc/passwd"), "linked": _link(SOLUTIONS), "copy": _link("submission/mine"),
+            f"mine/{CAUSAL}": nbformat.writes(submission(course, notebook=CAUSAL)), "hw.zip": _zip({HEADS: bomb})}
+
+
+def _link(target):
+    return lambda path, root: path.symlink_to(root / target)
+
+
+def _hard_link(target):
+    return lambda path, root: os.link(root / target, path)
+
+
+def _zip(files):
+    def write(path, root):
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, text in files.items():
+                archive.writestr(name, text)
+    return write
 
 
 def test_every_outcome_the_sandbox_reports_is_tried():
@@ -77,3 +109,22 @@ def test_attacks_score_nothing_through_run_autograder(attacks, attack):
 
 def test_attacks_leave_no_hidden_source_in_results(attacks):
     no_hidden_source(attacks)
+
+
+def test_an_upload_is_data_never_paths(attacks):
+    """Links, a hard link and a zip bomb score 0 for what they point at, each with a sentence for the student;
+    the one real notebook is graded."""
+    results, _ = attacks["upload_links"]
+    earned, possible = {}, {}
+    for test in results["tests"]:
+        if "score" in test:
+            notebook = test["name"].rsplit("(", 1)[1].rstrip(")")
+            earned[notebook] = earned.get(notebook, 0) + test["score"]
+            possible[notebook] = possible.get(notebook, 0) + test["max_score"]
+    assert earned == {BASICS: 0, STEPS: 0, NUMPY: 0, CAUSAL: possible[CAUSAL], HEADS: 0}
+    said = results["output"]
+    for shown in (BASICS, NUMPY, "linked", "copy"):
+        assert f"{shown} is a link to another file or folder, not a file you wrote: it was not graded." in said
+    assert f"{STEPS} is a second name for another file (a hard link)" in said
+    assert f"hw.zip/{HEADS} is compressed far more than a notebook can be" in said
+    assert "root:x:0:0" not in json.dumps(results)

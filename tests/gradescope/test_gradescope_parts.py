@@ -29,7 +29,7 @@ def test_notebooks_are_found_in_any_folder_by_name(tmp_path):
     first = _notebook(tmp_path / "hw" / "deep" / "01_basics.ipynb", "a_test")
     _notebook(tmp_path / "hw" / ".ipynb_checkpoints" / "02_steps.ipynb", "c_test")
     found = find(tmp_path, RELEASED)
-    assert found.notebooks == {"01_basics.ipynb": first}
+    assert found.notebooks == {"01_basics.ipynb": first.read_bytes()}
     assert found.messages == ["No notebook 02_steps.ipynb was found in your submission: its exercises score 0. "
                               "Upload it with that name."]
 
@@ -39,7 +39,7 @@ def test_a_renamed_notebook_is_graded_by_its_test_cells_and_the_student_told(tmp
     _notebook(tmp_path / "notes.ipynb", "other")
     (tmp_path / "broken.ipynb").write_text("{not json")
     found = find(tmp_path, RELEASED)
-    assert found.notebooks == {"02_steps.ipynb": renamed}
+    assert found.notebooks == {"02_steps.ipynb": renamed.read_bytes()}
     assert "Graded 02_steps (1).ipynb as 02_steps.ipynb (it holds that notebook's exercises)." in found.messages[0]
     assert any(m.startswith("notes.ipynb is not one of this assignment's notebooks") for m in found.messages)
     assert any(m.startswith("broken.ipynb is not one of") for m in found.messages)
@@ -48,9 +48,9 @@ def test_a_renamed_notebook_is_graded_by_its_test_cells_and_the_student_told(tmp
 
 def test_a_second_copy_is_not_graded_twice(tmp_path):
     top = _notebook(tmp_path / "01_basics.ipynb", "a_test")
-    _notebook(tmp_path / "old" / "01_basics.ipynb", "a_test")
+    _notebook(tmp_path / "old" / "01_basics.ipynb", "a_test", "an_older_cell")
     found = find(tmp_path, RELEASED)
-    assert found.notebooks["01_basics.ipynb"] == top
+    assert found.notebooks["01_basics.ipynb"] == top.read_bytes()
     assert any("old/01_basics.ipynb is not one of" in m for m in found.messages)
 
 
