@@ -1,7 +1,8 @@
 """From a notebook to a sandbox job, and from the sandbox's evidence to each test cell's verdict.
 
 The job lists the notebook's code cells in order, as units: a cell to run (``cell``), an
-autograded test cell the kit knows nothing about, run with nbgrader's rules (``test``), or a kit
+autograded test cell the kit knows nothing about, run with nbgrader's rules by the judge outside the student's
+process (``judged``) or, where it reaches into that process, in it (``test``, see plain_tests.py), or a kit
 test cell (``kit``): the exercise is probed where the cell stands, and judged here.
 """
 import sys
@@ -15,6 +16,7 @@ from ..checks.grade import grader_problem
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
+from .plain_tests import reaches_inside
 
 DEFAULT_LIMITS = {
     "memory_bytes": 2 << 30,       # resident memory of all the notebook's processes
@@ -51,7 +53,9 @@ def _unit(cell):
     if name:
         requests = sandbox_requests(planned_checks(name))
         return {"kind": "kit", "exercise": name, "requests": requests}
-    return {"kind": "test" if is_test_cell(cell) else "cell", "source": cell.source}
+    if not is_test_cell(cell):
+        return {"kind": "cell", "source": cell.source}
+    return {"kind": "test" if reaches_inside(cell.source) else "judged", "source": cell.source}
 
 
 def build_job(nb, course, limits=None, also_hide=()):

@@ -8,6 +8,7 @@ from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord
 from ..safe_html import safe_outputs
 from .jobs import failure_reason
+from .plain_tests import judged_inside_note
 
 
 def _error(ename, evalue, text):
@@ -61,10 +62,12 @@ def exercise_record(grade_id, name, points, status, reason, results):
 
 
 def test_record(cell, result):
-    """The record of a plain test cell: whether it ran, and the score nbgrader gives its outputs."""
+    """The record of a plain test cell: whether it ran, the score nbgrader gives its outputs, and whether it was
+    judged in the student's process."""
     grade_id, points = cell.metadata["nbgrader"]["grade_id"], float(cell.metadata["nbgrader"]["points"])
     score = determine_grade(cell)[0] or 0.0
+    note = judged_inside_note(cell.source)
     if result["status"] == "ok":
-        return ExerciseRecord(grade_id, score, points, grade_id=grade_id)
+        return ExerciseRecord(grade_id, score, points, note=note, grade_id=grade_id)
     reason = f"the test cell {failure_reason(result['status'])}"
-    return ExerciseRecord(grade_id, score, points, result["status"], reason, grade_id=grade_id)
+    return ExerciseRecord(grade_id, score, points, result["status"], reason, note=note, grade_id=grade_id)

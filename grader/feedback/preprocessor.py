@@ -3,6 +3,8 @@
 Configured in ``nbgrader_config.py`` (``GenerateFeedback.preprocessors``), so that the stock
 command, formgrader's Generate Feedback button and ``python -m grader feedback`` make the same pages.
 """
+import html
+
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
@@ -21,7 +23,8 @@ class KitFeedback(NbGraderPreprocessor):
     """Clears the hidden tests (source and outputs); shows the kit's diagnosis under each kit test cell.
 
     A kit test cell's outputs (the checks' report) are replaced by the diagnosis from the grading
-    record, in a tutor's words; any other test cell keeps its outputs, hidden lines taken out. A notebook whose
+    record, in a tutor's words; any other test cell keeps its outputs, hidden lines taken out (and says so when
+    it was judged in the student's process). A notebook whose
     file could not be read shows what was wrong and what to do, in place of its stand-in's cells.
     """
 
@@ -46,6 +49,10 @@ class KitFeedback(NbGraderPreprocessor):
                 cell.outputs = [new_output("display_data", data={
                     "text/html": exercise_html(exercise, calls, by_name),
                     "text/plain": exercise_text(exercise, calls, by_name)})]
+            elif exercise is not None and exercise.note:  # a plain test cell judged in the student's process
+                cell.outputs.append(new_output("display_data", data={
+                    "text/html": f"<p class='kit-note'>{html.escape(exercise.note)}.</p>",
+                    "text/plain": f"{exercise.note}."}))
         if record is not None and (notes := notebook_notes(record)):
             nb.cells.insert(0, new_markdown_cell(notes))
         return nb, resources

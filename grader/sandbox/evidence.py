@@ -88,3 +88,31 @@ def probe_answer(answer):
     if not isinstance(outcome, dict):
         raise Malformed("a probe's outcome is not a mapping")
     return answer["outcome"]
+
+
+def count_answer(answer):
+    """The execution count the sandbox gave a test cell that the judge runs."""
+    count = answer.get("count") if isinstance(answer, dict) and set(answer) == {"count"} else None
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise Malformed("an execution count has the wrong form")
+    return count
+
+
+def lent_answer(answer):
+    """An answer to one of the judge's requests (handles.py), its outputs cleaned; its value is checked by the
+    judge, which decodes nothing but plain data."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("outputs"), list):
+        raise Malformed("an answer to the judge has the wrong form")
+    kinds = set(answer) - {"outputs"}
+    if kinds not in ({"value"}, {"missing"}, {"raised"}) or answer.get("missing", True) is not True:
+        raise Malformed("an answer to the judge has the wrong form")
+    clean = {"outputs": [clean_output(output) for output in answer["outputs"]]}
+    if "raised" in answer:
+        raised = answer["raised"]
+        if not isinstance(raised, dict) or set(raised) != {"type", "message", "traceback"} or \
+                not isinstance(raised["traceback"], list):
+            raise Malformed("an error sent to the judge has the wrong form")
+        return {**clean, "raised": {"type": _text(raised["type"], "an error's type")[:100],
+                                    "message": _text(raised["message"], "an error's message"),
+                                    "traceback": [_text(line, "a traceback line") for line in raised["traceback"]]}}
+    return {**clean, **answer}

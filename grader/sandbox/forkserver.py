@@ -1,5 +1,6 @@
-"""A clean process that forks the sandboxes: it is started before any job, so none of a job's data
-(hidden inputs, later cells, the paths to hide) is in a sandbox's memory or on its stack."""
+"""A clean process that forks the sandboxes and the judges of their test cells: it is started before any job, so
+none of a job's data (hidden inputs, later cells, the paths to hide) is in a sandbox's memory or on its stack,
+and a judge starts from a process that has never run student code."""
 import os
 import signal
 import socket
@@ -8,36 +9,40 @@ from . import isolation
 from .cgroup import become_subreaper
 
 
-class ForkServer:
-    """The worker's handle on its fork server; ``spawn`` gives a new sandbox's pid and channel."""
+SANDBOX, JUDGE = b"s", b"j"
 
-    def __init__(self, child_main):
+
+class ForkServer:
+    """The worker's handle on its fork server; ``spawn`` gives a new child's pid and channel. ``mains`` maps each
+    kind of child (SANDBOX, JUDGE) to the function it runs."""
+
+    def __init__(self, mains):
         self.control, remote = socket.socketpair()
         worker = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:
             self.control.close()
             try:
-                _serve(remote, child_main, worker)
+                _serve(remote, mains, worker)
             finally:
                 os._exit(0)
         remote.close()
 
-    def spawn(self):
-        """Fork a sandbox: (pid, channel socket). The sandbox waits for its first message."""
-        self.control.sendall(b"f")
+    def spawn(self, kind):
+        """Fork a child of ``kind``: (pid, channel socket). The child waits for its first message."""
+        self.control.sendall(kind)
         message, fds, _, _ = socket.recv_fds(self.control, 32, 1)
         if not fds:
             raise OSError("the fork server did not answer")
         return int(message), socket.socket(fileno=fds[0])
 
 
-def _serve(control, child_main, worker):
+def _serve(control, mains, worker):
     isolation.die_with_parent(worker)
     become_subreaper()  # a sandbox's orphans stay below this process, to be killed (zygote.Sandbox.remove)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # sandboxes are reaped by the kernel
     server = os.getpid()
-    while control.recv(1):
+    while (kind := control.recv(1)) in mains:
         ours, theirs = socket.socketpair()
         pid = os.fork()
         if pid == 0:
@@ -45,7 +50,7 @@ def _serve(control, child_main, worker):
             ours.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             try:
-                child_main(theirs.detach(), server)
+                mains[kind](theirs.detach(), server)
             finally:
                 os._exit(70)
         theirs.close()

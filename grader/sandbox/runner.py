@@ -1,26 +1,34 @@
 """Inside the sandbox: answer the supervisor's requests one at a time, in the notebook's order.
 
 A request is one cell to run (its outputs come back, as a kernel would send them; an instructor's
-test cell runs with IPython's hooks as they were before any student code, see hooks.py) or one
-probe of an exercise as it is defined at that point (its evidence comes back as plain data). The
-supervisor sends each request only when the notebook reaches it, so the student's code never
-holds a later cell, another check's inputs or the job. Nothing here decides a grade.
+test cell that the judge cannot run runs here, with IPython's hooks as they were before any student code,
+see hooks.py), one probe of an exercise as it is defined at that point (its evidence comes back as plain
+data), or one of the judge's requests on the student's names and objects while it runs a test cell
+(handles.py). The supervisor sends each request only when the notebook reaches it, so the student's code
+never holds a later cell, another check's inputs, a test cell the judge runs or the job. Nothing here
+decides a grade.
 """
 import os
 import sys
 
 from ..checks import plain
 from ..checks.probes import run_probe
-from . import protocol
+from . import handles as lent, protocol
 from .hooks import refuse_audit_hooks
 from .shell import SandboxShell
 
 MAX_REQUEST_BYTES = 64 << 20
 
 
-def answer(shell, request, output_chars, clean):
-    """The answer to one request: a cell's outputs, or a probe's outcome. An instructor's test cell runs with
-    the ``clean`` hooks (hooks.Snapshot, taken before any student code); the student's come back after it."""
+def answer(shell, request, output_chars, clean, handles):
+    """The answer to one request: a cell's outputs, a probe's outcome, or the answer to one of the judge's
+    requests. An instructor's test cell runs with the ``clean`` hooks (hooks.Snapshot, taken before any student
+    code); the student's come back after it."""
+    if "lookup" in request or "do" in request:
+        return lent.answer(shell, handles, request, output_chars)
+    if "count" in request:  # the number of a test cell the judge runs: In [n] as in Jupyter
+        shell.execution_count += 1
+        return {"count": shell.execution_count - 1}
     if "cell" in request:
         test = request.get("test") is True
         changes = clean.restore() if test else None
@@ -44,7 +52,7 @@ def answer(shell, request, output_chars, clean):
 def serve(fd, output_chars, clean):
     """Answer requests on ``fd`` until the supervisor says it is done (or goes away); ``clean`` is the
     hooks.Snapshot that the worker took before any student code."""
-    shell = SandboxShell.instance()
+    shell, handles = SandboxShell.instance(), lent.Handles()
     refuse_audit_hooks()
     while True:
         try:
@@ -53,7 +61,7 @@ def serve(fd, output_chars, clean):
             os._exit(0)
         if request.get("done"):
             os._exit(0)
-        reply = answer(shell, request, output_chars, clean)
+        reply = answer(shell, request, output_chars, clean, handles)
         sys.setprofile(None)  # a trace or profile function set by a cell lasts as long as that cell,
         sys.settrace(None)  # so that none runs in the kit's own code between cells
         protocol.write(fd, reply)

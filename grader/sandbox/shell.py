@@ -6,6 +6,7 @@ per cell, with the text of stdout and stderr capped.
 """
 import ast
 import sys
+import types
 
 from IPython.core.displayhook import DisplayHook
 from IPython.core.displaypub import DisplayPublisher
@@ -94,6 +95,11 @@ class SandboxShell(InteractiveShell):
 
     displayhook_class = RecordingDisplayHook
     display_pub_class = RecordingDisplayPublisher
+    hidden_files = frozenset()  # modules whose frames a traceback leaves out
+
+    def _get_exc_info(self, exc_tuple=None):
+        etype, value, tb = super()._get_exc_info(exc_tuple)
+        return etype, value, _without_frames_of(self.hidden_files, tb)
 
     def _showtraceback(self, etype, evalue, stb):
         self.outputs.add({"output_type": "error", "ename": getattr(etype, "__name__", str(etype)),
@@ -114,6 +120,19 @@ class SandboxShell(InteractiveShell):
         finally:
             sys.stdout, sys.stderr = saved
         return (verdict(outputs.items, result) if test else outputs.items), count
+
+
+def _without_frames_of(files, tb):
+    """The traceback ``tb`` without the frames whose code is in ``files``."""
+    frames = []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename not in files:
+            frames.append(tb)
+        tb = tb.tb_next
+    kept = None
+    for frame in reversed(frames):
+        kept = types.TracebackType(kept, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+    return kept
 
 
 def verdict(outputs, result):

@@ -17,7 +17,8 @@ import time
 
 from . import evidence, isolation, levels, protocol, runner
 from .cgroup import Cgroup, kill_below
-from .forkserver import ForkServer
+from .forkserver import JUDGE, SANDBOX, ForkServer
+from .judge import judge_main
 from .hooks import Snapshot
 
 MAX_JOB_BYTES = 64 << 20
@@ -80,10 +81,12 @@ class Sandbox:
     def __init__(self, server, job, name):
         self.group = Cgroup(name, job["limits"]["memory_bytes"], job["limits"]["processes"])
         self.server = server
-        self.pid, self.channel = server.spawn()
+        self.pid, self.channel = server.spawn(SANDBOX)
         self.group.add(self.pid)
         self.oom_before = self.group.oom_kills()
         self.received = 0
+        self.output_chars = job["limits"]["output_chars"]
+        self._judge = None
         protocol.write(self.channel.fileno(), {"hide": job["hide"], "limits": job["limits"],
                                                "cgroup_memory": self.group.limits_memory})
 
@@ -109,18 +112,45 @@ class Sandbox:
         self.close()
         return "memory" if self.group.oom_kills() > self.oom_before else "crashed"
 
+    def judge(self):
+        """The judge of this sandbox's plain test cells, started at the first."""
+        if self._judge is None:
+            self._judge = Judge(self.server)
+        return self._judge
+
     def close(self):
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        for pid in (self.pid, self._judge and self._judge.pid):
+            try:
+                if pid:
+                    os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self.group.kill_all()
         self.channel.close()
+        if self._judge:
+            self._judge.channel.close()
 
     def remove(self):
         self.close()
         self.group.remove()
         kill_below(self.server.pid)  # what the sandbox left where no cgroup or PID namespace holds it
+
+
+class Judge:
+    """The judge process (judge.py), seen from the worker: it never runs student code, so it needs no walls."""
+
+    def __init__(self, server):
+        self.pid, self.channel = server.spawn(JUDGE)
+
+    def ask(self, message, deadline):
+        """The judge's next message: a request for the sandbox, or the test cell's outputs."""
+        try:
+            protocol.write(self.channel.fileno(), message)
+            return protocol.read(self.channel.fileno(), MAX_JOB_BYTES, deadline)
+        except protocol.TimedOut:
+            raise Failed("timeout") from None
+        except (OSError, protocol.ProtocolError):
+            raise Failed("crashed", "the judge of the test cells stopped") from None
 
 
 class Failed(Exception):
@@ -129,8 +159,25 @@ class Failed(Exception):
         self.status, self.detail = status, detail
 
 
+def run_judged(sandbox, source, deadline):
+    """A plain test cell, run by the judge: each of its requests on the student's names goes to the sandbox, and
+    the sandbox's answer, checked here, back to the judge."""
+    count = evidence.count_answer(sandbox.ask({"count": True}, deadline))
+    judge = sandbox.judge()
+    message = judge.ask({"cell": source, "count": count, "limit": sandbox.output_chars}, deadline)
+    while set(message) == {"ask"}:
+        answer = evidence.lent_answer(sandbox.ask(message["ask"], deadline))
+        message = judge.ask({"answer": answer}, deadline)
+    if "malformed" in message:
+        raise evidence.Malformed(f"the answers to a test cell were not plain data: {message['malformed']}")
+    outputs, count = evidence.cell_answer(message)
+    return {"status": "ok", "outputs": outputs, "count": count}
+
+
 def run_unit(sandbox, unit, deadline):
     """Run one unit in the sandbox: its result (status, and outputs or outcomes)."""
+    if unit["kind"] == "judged":
+        return run_judged(sandbox, unit["source"], deadline)
     if unit["kind"] in ("cell", "test"):
         request = {"cell": unit["source"], "test": unit["kind"] == "test"}
         outputs, count = evidence.cell_answer(sandbox.ask(request, deadline))
@@ -208,7 +255,7 @@ def main():
     clean = Snapshot(shell)  # what a test cell runs with, whatever the student's cells before it installed
     gc.collect()
     gc.freeze()  # what every sandbox shares stays out of its collections: Snapshot.restore collects in no time
-    server = ForkServer(functools.partial(sandbox_main, clean=clean))
+    server = ForkServer({SANDBOX: functools.partial(sandbox_main, clean=clean), JUDGE: judge_main})
     problem = problem or self_test(server)
     protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid(),
                             "isolation": levels.describe()})

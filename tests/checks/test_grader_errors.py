@@ -68,7 +68,7 @@ def test_a_probe_whose_answer_cannot_be_sent_is_the_graders_problem_in_the_sandb
     monkeypatch.setattr(runner, "run_probe", lambda obj, probe, params: {"type": "Tensor", "values": object()})
     shell = types.SimpleNamespace(user_ns={"attention_weights": lambda scores: scores})
     answer = runner.answer(shell, {"exercise": "attention_weights", "probe": "call",
-                                   "params": plain.to_plain({"args": (1,), "kwargs": {}})}, 1000, clean=None)
+                                   "params": plain.to_plain({"args": (1,), "kwargs": {}})}, 1000, clean=None, handles=None)
     outcome = plain.from_plain(answer["outcome"])
     assert outcome["type"] == "grader_error" and outcome["error"] == "TypeError"
 

@@ -1,8 +1,9 @@
-"""No cell of a submission rewrites, replaces or silences the instructor's plain test cells (issue 18).
+"""No cell of a submission rewrites, replaces or silences the instructor's plain test cells (issues 18 and 24).
 
-Notebook 01 gets a plain nbgrader exercise the README's way (``double`` and a test cell worth 2 points). Each
-student below installs one hook in the cell that defines ``double``; a wrong ``double`` must still get 0 and a
-right one, with every hook at once, full marks. One course, one autograde run.
+Notebook 01 gets a plain nbgrader exercise the README's way (``double`` and test cells worth 2 points each: a
+plain ``assert``, partial credit, ``np.allclose``, ``numpy.testing`` and ``torch.allclose``). Each student below
+installs one hook in the cell that defines ``double``; a wrong ``double`` must still get 0 on every test cell and
+a right one, with every hook at once, full marks. One course, one autograde run.
 """
 import json
 import subprocess
@@ -25,6 +26,20 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 # A test cell whose value is the score (nbgrader's partial credit).
 PARTIAL_TEST = graded(nbformat.v4.new_code_cell("2.0 * sum([double(1) == 2, double(3) == 6]) / 2"),
                       "double_partial_test", points=2, grade=True, locked=True)
+
+# The same check through NumPy, numpy.testing (the notebook's own np, not imported here) and torch.
+ALLCLOSE_TEST = graded(nbformat.v4.new_code_cell("import numpy as np\n\nassert np.allclose(double(np.arange(3.0)), "
+                                                 "[0.0, 2.0, 4.0])"), "double_allclose_test", points=2, grade=True,
+                       locked=True)
+TESTING_TEST = graded(nbformat.v4.new_code_cell("np.testing.assert_allclose(double(np.arange(3.0)), [0.0, 2.0, 4.0])\n"
+                                                "### BEGIN HIDDEN TESTS\n"
+                                                "np.testing.assert_allclose(double(np.ones(2)), [2.0, 2.0], "
+                                                "err_msg='the secret check of ones')\n### END HIDDEN TESTS"),
+                      "double_testing_test", points=2, grade=True, locked=True)
+TORCH_TEST = graded(nbformat.v4.new_code_cell("import torch\n\nassert torch.allclose(double(torch.ones(2)), "
+                                              "torch.full((2,), 2.0))"), "double_torch_test", points=2, grade=True,
+                    locked=True)
+TEST_CELLS = ("double_test", "double_partial_test", "double_allclose_test", "double_testing_test", "double_torch_test")
 
 WRONG, RIGHT = "def double(x):\n    return 3 * x\n", "def double(x):\n    return 2 * x\n"
 
@@ -56,6 +71,50 @@ HOOKS = {
     "audit_hook": "import sys\n\ndef swap(event, args):\n"
                   "    if event == 'exec' and 'double' in getattr(args[0], 'co_names', ()):\n"
                   "        get_ipython().user_ns['double'] = lambda x: x + x\n\nsys.addaudithook(swap)\n",
+    # Issue 24: hooks that putting things back before the test cell missed.
+    "observer": "def forgive(change):\n    result = change['new']\n"
+                "    if result is not None and result.error_in_exec is not None:\n"
+                "        result.error_in_exec = None\n        shell = get_ipython()\n"
+                "        shell.outputs.items[:] = [o for o in shell.outputs.items if o['output_type'] != 'error']\n\n"
+                "get_ipython().observe(forgive, names=['last_execution_result'])\n",
+    "dispatcher_code": "import numpy as np\n\n"
+                       "np.allclose._implementation.__code__ = (lambda a, b, rtol=0, atol=0, equal_nan=False: True)"
+                       ".__code__\n",
+    "lazy_module": "import numpy.testing, sys, types\n\nnumpy.testing.assert_allclose = lambda *args, **kwargs: None\n"
+                   "sys.modules['numpy.testing'] = types.SimpleNamespace(assert_allclose=lambda *a, **k: None)\n",
+    "finder": "import sys, types\n\nclass Yes(types.ModuleType):\n    def __getattr__(self, name):\n"
+              "        return lambda *args, **kwargs: True\n\nclass Finder:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name.split('.')[0] in ('numpy', 'torch'):\n"
+              "            import importlib.util\n            return importlib.util.spec_from_loader(name, self)\n\n"
+              "    def create_module(self, spec):\n        return Yes(spec.name)\n\n"
+              "    def exec_module(self, module):\n        pass\n\nsys.meta_path.insert(0, Finder())\n"
+              "for name in [n for n in sys.modules if n.split('.')[0] in ('numpy', 'torch')]:\n"
+              "    del sys.modules[name]\n",
+    "torch_mode": "import torch\nfrom torch.overrides import TorchFunctionMode\n\nclass Agree(TorchFunctionMode):\n"
+                  "    def __torch_function__(self, func, types, args=(), kwargs=None):\n"
+                  "        if func is torch.allclose:\n            return True\n"
+                  "        return func(*args, **(kwargs or {}))\n\nAgree().__enter__()\n",
+    "finalizer": "import gc\n\ndef drop(lines):\n    return [l.replace('assert ', 'pass  # ') for l in lines]\n\n"
+                 "class Renew:\n    def __init__(self):\n        self.me = self\n\n    def __del__(self):\n"
+                 "        hooks = get_ipython().input_transformers_post\n        if drop not in hooks:\n"
+                 "            hooks.append(drop)\n        Renew()\n\nRenew()\ngc.set_threshold(1)\n",
+    "thread": "import threading, time\nimport numpy, torch\n\ndef agree(*args, **kwargs):\n    return True\n\n"
+              "def drop_asserts(lines):\n    return [l.replace('assert ', 'pass  # ') for l in lines]\n\n"
+              "def keep_agreeing():\n    while True:\n        numpy.allclose = torch.allclose = agree\n"
+              "        numpy.testing.assert_allclose = lambda *args, **kwargs: None\n"
+              "        if drop_asserts not in get_ipython().input_transformers_post:\n"
+              "            get_ipython().input_transformers_post.append(drop_asserts)\n        time.sleep(0.001)\n\n"
+              "threading.Thread(target=keep_agreeing, daemon=True).start()\n",
+    # An answer whose value agrees with anything: equal to all, true, and as an array whatever its caller expects.
+    "eq_always_true": "import sys\nimport numpy\n\nclass Anything:\n    def __eq__(self, other):\n        return True\n\n"
+                      "    def __bool__(self):\n        return True\n\n"
+                      "    def __array__(self, dtype=None, copy=None):\n        frame = sys._getframe(1)\n"
+                      "        while frame is not None:\n            for name in ('b', 'desired'):\n"
+                      "                if name in frame.f_locals:\n"
+                      "                    return numpy.asarray(frame.f_locals[name], dtype=float)\n"
+                      "            frame = frame.f_back\n        return numpy.zeros(3)\n\n"
+                      "def double(x):\n    return Anything()\n",
 }
 # Hooks that the test cell itself sets off, by calling the student's function: only the verdict can stop these.
 DURING = {  # each cell the student's function shows before its value, or before the test cell's error, is ignored
@@ -63,10 +122,13 @@ DURING = {  # each cell the student's function shows before its value, or before
     "custom_exc_during": "def double(x):\n    get_ipython().set_custom_exc((AssertionError,), lambda *a, **k: None)\n"
                          "    return 3 * x\n",
 }
+# A right answer that reads what it can of the test cell calling it (its frames, IPython's In) and prints it.
+SPY = RIGHT.replace("    return", "    import inspect\n    seen = [f.code_context for f in inspect.stack()]\n"
+                                   "    print('spied:', seen, list(get_ipython().user_ns.get('In', [])))\n    return")
 STUDENTS = {**{f"wrong_{name}": WRONG + "\n" + hook for name, hook in HOOKS.items()},
             **{f"wrong_{name}": source for name, source in DURING.items()},
-            "right_with_every_hook": RIGHT + "\n" + "\n".join(HOOKS.values()),
-            "wrong_without_hooks": WRONG}
+            "right_with_every_hook": RIGHT + "\n" + "\n".join(h for n, h in HOOKS.items() if n != "eq_always_true"),
+            "right_spy": SPY, "wrong_without_hooks": WRONG}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +138,7 @@ def scores(tmp_path_factory):
         config.write(FAST_LIMITS)
     path = course / "solutions" / ASSIGNMENT / BASICS
     basics = nbformat.read(path, as_version=4)
-    basics.cells += [DOUBLE, DOUBLE_TEST, PARTIAL_TEST]
+    basics.cells += [DOUBLE, DOUBLE_TEST, PARTIAL_TEST, ALLCLOSE_TEST, TESTING_TEST, TORCH_TEST]
     nbformat.write(basics, path)
     Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
@@ -85,19 +147,34 @@ def scores(tmp_path_factory):
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        return {(student.id, cell): gradebook.find_grade(cell, "01_attention_basics", ASSIGNMENT, student.id).score
-                for student in gradebook.students for cell in ("double_test", "double_partial_test")}
+        found = {(student.id, cell): gradebook.find_grade(cell, "01_attention_basics", ASSIGNMENT, student.id).score
+                 for student in gradebook.students for cell in TEST_CELLS}
+    spied = nbformat.read(course / "autograded" / "right_spy" / ASSIGNMENT / BASICS, as_version=4)
+    return found, {graded_id(c): json.dumps(c.outputs) for c in spied.cells if graded_id(c) in TEST_CELLS}
+
+
+def graded_id(cell):
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
 
 
 @pytest.mark.parametrize("student", sorted(s for s in STUDENTS if s.startswith("wrong_")))
-@pytest.mark.parametrize("cell", ["double_test", "double_partial_test"])
+@pytest.mark.parametrize("cell", TEST_CELLS)
 def test_a_wrong_answer_gets_no_points_whatever_hook_it_installs(scores, student, cell):
-    assert scores[student, cell] == 0, scores
+    assert scores[0][student, cell] == 0, scores[0]
 
 
-@pytest.mark.parametrize("cell", ["double_test", "double_partial_test"])
-def test_a_right_answer_keeps_its_points_with_every_hook_installed(scores, cell):
-    assert scores["right_with_every_hook", cell] == 2
+@pytest.mark.parametrize("student", ["right_with_every_hook", "right_spy"])
+@pytest.mark.parametrize("cell", TEST_CELLS)
+def test_a_right_answer_keeps_its_points_with_every_hook_installed(scores, student, cell):
+    assert scores[0][student, cell] == 2
+
+
+def test_the_students_code_never_sees_the_test_cell_that_calls_it(scores):
+    """The spy ran (its prints are in the test cells' outputs) and saw neither the test cell nor its hidden part."""
+    outputs = scores[1]
+    assert all("spied:" in outputs[cell] for cell in TEST_CELLS), outputs
+    assert not any(secret in text for text in outputs.values()
+                   for secret in ("assert_allclose", "secret check", "allclose(double", "assert double")), outputs
 
 
 IN_THE_SANDBOX = """
@@ -108,7 +185,7 @@ from grader.sandbox.shell import new_shell
 
 shell = new_shell()
 clean = Snapshot(shell)
-print(json.dumps([runner.answer(shell, {"cell": cell, "test": test}, 10_000, clean)["outputs"]
+print(json.dumps([runner.answer(shell, {"cell": cell, "test": test}, 10_000, clean, None)["outputs"]
                   for cell, test in json.loads(sys.argv[1])]))
 """
 
