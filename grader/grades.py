@@ -2,7 +2,7 @@
 
 Scores come from nbgrader's gradebook only (autograded and manual scores, late penalties). The
 kit's grading records add what the gradebook cannot say: why a notebook or a test cell has no
-real score, which test cells were tampered with, and each failed check's message and
+real score, which nbgrader cells the student changed, and each failed check's message and
 misconception. The two are joined by (student, notebook, grade_id).
 """
 import math
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from . import gradebook as book
 from .checks.registry import exercise_of_grade_id
-from .records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, ExerciseRecord, read_all
+from .records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, TEST_CELL, ExerciseRecord, read_all
 from .checks.notebook import read
 
 MANUAL = "graded by hand"
@@ -93,7 +93,7 @@ def _notebook_grade(course, student, name, record, scored, cells, scores):
     else:
         status, reason = "missing", NOTEBOOK_STATUSES["missing"]
     diagnoses = {e.cell: e for e in record.exercises} if record else {}
-    tampered = {t.get("grade_id"): t.get("change", "changed") for t in record.tampered} if record else {}
+    tampered = {t.get("grade_id"): t for t in record.tampered} if record else {}
     reason = reason or _why(status)
     graded = [_cell_grade(cell, scores.get((student, name, cell.grade_id)), (status, reason),
                           diagnoses.get(cell.grade_id), tampered.get(cell.grade_id)) for cell in cells]
@@ -115,7 +115,7 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
     elif scored.needs_manual_grade:
         status, reason = NEEDS_MANUAL, None
     elif tampered:
-        status, reason = "tampered", f"its test cell was {tampered}"
+        status, reason = "tampered", f"its {tampered.get('cell', TEST_CELL)} was {tampered.get('change', 'changed')}"
     else:
         status, reason = GRADED, None
     score = scored.score if scored is not None and status in REAL else None

@@ -6,7 +6,7 @@ submission (``python -m grader autograde --force``) or give a manual grade in fo
 overrides it.
 """
 from .grades import NEEDS_MANUAL
-from .records import GRADED
+from .records import GRADED, TEST_CELL, changed_cell
 
 # Statuses whose zero is not a real score: nbgrader's "needs manual grade" is set on the cell.
 NEEDS_A_PERSON = {"timeout", "crashed", "memory", "malformed", "not_run", "ungraded", "error", "invalid"}
@@ -24,6 +24,7 @@ TO_DO = {
     "tampered": "a test cell was changed (graded on the instructor's copy), check it",
     NEEDS_MANUAL: "waiting for a manual grade in formgrader",
 }
+CHANGED_CELLS = "{} (the instructor's cells graded; copies and added cells count as the student's plain cells), check it"
 
 
 def needs_a_person(notebook_status, cell_status):
@@ -35,10 +36,18 @@ def to_do(notebook):
     """What a person must do about one :class:`grader.grades.NotebookGrade`, in words ('' when nothing)."""
     if notebook.status != GRADED:
         return TO_DO.get(notebook.status, notebook.reason or notebook.status)
-    statuses = [c.status for c in notebook.cells if c.needs_attention]
-    if notebook.tampered:
-        statuses.append("tampered")
-    return "; ".join(TO_DO.get(s, s) for s in dict.fromkeys(statuses))
+    statuses = [c.status for c in notebook.cells if c.needs_attention and c.status != "tampered"]
+    return "; ".join([TO_DO.get(s, s) for s in dict.fromkeys(statuses)] + changed(notebook.tampered))
+
+
+def changed(tampered):
+    """What the student changed in the nbgrader cells, in words: test cells in one phrase, other cells named."""
+    tests = [t for t in tampered if t.get("cell", TEST_CELL) == TEST_CELL]
+    others = [changed_cell(t) for t in tampered if t.get("cell", TEST_CELL) != TEST_CELL]
+    words = [TO_DO["tampered"]] if tests else []
+    if others:
+        words.append(CHANGED_CELLS.format(", ".join(others)))
+    return words
 
 
 def notes(grades):

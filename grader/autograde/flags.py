@@ -4,9 +4,9 @@ An autograde preprocessor after SaveAutoGrades (``nbgrader_config.py``). From th
 record: a test cell that timed out, crashed, ran out of memory, sent back answers the grader could not
 read or was not run (or any cell of a notebook that did not run) keeps its score of 0 and gets
 nbgrader's "needs manual grade"; the notebook is flagged when anything in it needs a person, a
-changed test cell included (its score is real: the instructor's copy was graded). The student's
-notebooks that are not there (not handed in, or set aside as not readable) are flagged too, and a
-set-aside one needs a manual grade. A flag is never taken off here: a grader may have set it.
+changed, copied or added nbgrader cell included (its scores are real: the instructor's cells were
+graded). The student's notebooks that are not there (not handed in, or set aside as not readable) are
+flagged too, and a set-aside one needs a manual grade. A flag is never taken off here: a grader may have set it.
 """
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor

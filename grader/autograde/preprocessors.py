@@ -1,4 +1,4 @@
-"""nbgrader preprocessors: tamper detection before nbgrader restores the test cells, and the sandboxed
+"""nbgrader preprocessors: tamper detection before nbgrader restores the instructor's cells, and the sandboxed
 executor in place of nbgrader's Execute. Configured in nbgrader_config.py, so that a stock
 ``nbgrader autograde`` uses them as well as ``python -m grader autograde``."""
 import time
@@ -8,72 +8,26 @@ from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
-from ..checks.cells import is_test_cell
 from ..course import Course
 from ..worker import ISOLATION, shared_pool
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
+from .tampering import restore_labels, tampering
 
 METADATA_KEY = "attention_kit"
 
 
-def _normalised(source):
-    return "\n".join(line.rstrip() for line in source.strip().splitlines())
-
-
-def tampering(submitted, released):
-    """How the submission's test cells differ from the release's: [{grade_id, change}, ...]."""
-    changes = []
-    release_tests = {c.metadata["nbgrader"]["grade_id"]: c for c in released.cells if is_test_cell(c)}
-    by_id = {}
-    for cell in submitted.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id:
-            by_id.setdefault(grade_id, []).append(cell)
-    sources = {_normalised(c.source) for c in submitted.cells if c.get("cell_type") == "code"}
-    for grade_id, original in release_tests.items():
-        found = by_id.get(grade_id, [])
-        if len(found) > 1:
-            changes.append({"grade_id": grade_id, "change": "duplicated"})
-        elif not found:
-            moved = _normalised(original.source) in sources
-            changes.append({"grade_id": grade_id, "change": "relabelled" if moved else "deleted"})
-        elif _normalised(found[0].source) != _normalised(original.source):
-            changes.append({"grade_id": grade_id, "change": "edited"})
-        elif not is_test_cell(found[0]) or found[0].metadata["nbgrader"].get("points") != \
-                original.metadata["nbgrader"].get("points"):
-            changes.append({"grade_id": grade_id, "change": "relabelled"})
-    for grade_id, cells in by_id.items():
-        if grade_id not in release_tests and any(is_test_cell(c) for c in cells):
-            changes.append({"grade_id": grade_id, "change": "relabelled"})
-    return changes
-
-
-def restore_test_metadata(submitted, released):
-    """Undo what would make nbgrader fail the whole submission: a test cell whose nbgrader metadata
-    was changed gets the release's back (OverwriteCells then restores its source), and a second copy
-    of a test cell becomes a plain code cell (nbgrader's DeduplicateIds leaves it half-labelled)."""
-    originals = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"] for c in released.cells if is_test_cell(c)}
-    seen = set()
-    for cell in submitted.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id in seen:
-            del cell.metadata["nbgrader"]
-        elif grade_id in originals:
-            seen.add(grade_id)
-            cell.metadata["nbgrader"] = dict(originals[grade_id])
-
-
 class DetectTampering(NbGraderPreprocessor):
-    """Compare the submitted test cells with the released ones, before nbgrader restores them."""
+    """Compare the submitted nbgrader cells with the released ones and put the release's labels back, before
+    nbgrader's own sanitising (which stops on a copied, added or relabelled cell: see grader/autograde/tampering.py)."""
 
     def preprocess(self, nb, resources):
         released = self._released(resources)
         changes = tampering(nb, released) if released is not None else []
         for change in changes:
-            self.log.warning("Test cell %s was %s by the student", change["grade_id"], change["change"])
+            self.log.warning("In the submission, %s", record.changed_cell(change))
         if released is not None:
-            restore_test_metadata(nb, released)
+            restore_labels(nb, released)
         nb.metadata[METADATA_KEY] = {"tampered": changes}
         return nb, resources
 
@@ -125,7 +79,7 @@ class SandboxExecute(NbGraderPreprocessor):
                                              float(cell.metadata["nbgrader"]["points"]), status, reason, results))
             else:
                 ran_cell(cell, units[position])
-                if unit["kind"] == "test":
+                if unit["kind"] in ("test", "judged"):
                     tests.append(test_record(cell, units[position]))
         status = result["status"]
         record.write(course, record.NotebookRecord(

@@ -1,7 +1,7 @@
 """The grading record of one submitted notebook: statuses, diagnoses and messages, as JSON.
 
 nbgrader's gradebook holds the scores; this record adds what the gradebook cannot say:
-why a notebook or a test cell could not be graded, which test cells were tampered with, each
+why a notebook or a test cell could not be graded, which nbgrader cells the student changed, each
 failed part's message and misconception, the sandbox's isolation level. The verbs join it to
 the gradebook by (student, notebook, grade_id) (see grader.grades) and take every score from
 the gradebook; the scores kept here are the sandbox's own account. None of it holds the source
@@ -33,6 +33,15 @@ EXERCISE_STATUSES = {
     "grader_error": "the grader could not check this exercise: a problem of the grader, not of the student's code",
     "ungraded": "the notebook could not be run, so the exercise could not be checked",
 }
+
+
+TEST_CELL = "test cell"
+
+
+def changed_cell(change):
+    """A ``tampered`` entry in words: 'the answer cell softmax_scores was duplicated'. An entry is {"grade_id",
+    "change": edited|deleted|duplicated|relabelled|added, "cell": the cell's kind, absent for a test cell}."""
+    return f"the {change.get('cell', TEST_CELL)} {change.get('grade_id') or '(no id)'} was {change.get('change')}"
 
 
 @dataclass
@@ -72,7 +81,7 @@ class NotebookRecord:
     reason: str | None = None
     seconds: float = 0.0
     isolation: str | None = None  # the sandbox's isolation level (see grader/sandbox)
-    tampered: list[dict] = field(default_factory=list)  # {"grade_id": ..., "change": edited|deleted|duplicated|relabelled}
+    tampered: list[dict] = field(default_factory=list)  # see changed_cell
     exercises: list[ExerciseRecord] = field(default_factory=list)
 
     @property
