@@ -15,24 +15,30 @@ STATE_SCORES = np.array([13.0, 9.0, 9.0], dtype=np.float32)
 SCALED_COLUMNS = np.array([0.2337, 3.2598, 3.2541])
 
 
-def _softmax(a, axis=-1):
-    e = np.exp(a - a.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
-
-
 RNG = np.random.default_rng(11)
 BATCH_SCORES = (RNG.standard_normal((2, 3, 4)) * 3).astype(np.float32)
 LARGE_SCORES = np.array([[1000.0, 990.0, 1000.0], [-5.0, 800.0, 0.0]], dtype=np.float32)
 
 
-def _integer_result(outcome, shape, what):
-    """The values of an integer tensor; a float answer to integer inputs is told why it is wrong."""
-    try:
-        return array_of(outcome, "Tensor", shape, "integer", what)
-    except Mismatch as mismatch:
-        if "dtype" in mismatch.what:
-            mismatch.what += " Integer inputs must give an integer result: do not convert them to float."
-        raise
+def integer_hint(judge):
+    """``judge``, which tells a float answer to integer inputs why it is wrong."""
+    def checked(outcome):
+        try:
+            judge(outcome)
+        except Mismatch as mismatch:
+            if "dtype" in mismatch.what:
+                mismatch.what += " Integer inputs must give an integer result: do not convert them to float."
+            raise
+    return checked
+
+
+def three_tensors(outcome, what):
+    """The items of a returned tuple of three (queries, keys, values), once it is one."""
+    if outcome.get("type") != "tuple" or outcome.get("length") != 3:
+        got = f"a {outcome.get('type')}" + (f" of length {outcome['length']}" if "length" in outcome else "")
+        raise Mismatch(f"{what} should return a tuple of three tensors: (queries, keys, values).",
+                       expected="a tuple of length 3", got=got)
+    return outcome["items"]
 
 
 def _softmax_rows():
@@ -96,12 +102,12 @@ def _keys_dtype():
     float_ws = [TensorArg(w) for w in rng.standard_normal((4, 5)).astype(np.float32)]
 
     def judge(outcome):
-        _integer_result(outcome, (3, 3), "compute_keys([v_1, v_2, v_3], [w_1, w_2, w_3])")
+        array_of(outcome, "Tensor", (3, 3), "integer", "compute_keys([v_1, v_2, v_3], [w_1, w_2, w_3])")
 
     def float_judge(outcome):
         array_of(outcome, "Tensor", (2, 4), "floating", "compute_keys on 2 float vectors and 4 weight vectors")
     return [Case("the three integer vectors and the three integer weight vectors",
-                 inputs_unchanged(judge, "compute_keys"), call(vs, ws)),
+                 inputs_unchanged(integer_hint(judge), "compute_keys"), call(vs, ws)),
             Case("2 float vectors and 4 float weight vectors of dimension 5",
                  inputs_unchanged(float_judge, "compute_keys"), call(float_vs, float_ws))]
 
@@ -113,11 +119,8 @@ def _qkv_shapes():
 
     def shapes(n_shape, d_k, d_v, what):
         def judge(outcome):
-            if outcome.get("type") != "tuple" or outcome.get("length") != 3:
-                got = f"a {outcome.get('type')}" + (f" of length {outcome['length']}" if "length" in outcome else "")
-                raise Mismatch("project_qkv should return a tuple of three tensors: (queries, keys, values).",
-                               expected="a tuple of length 3", got=got)
-            for name, item, d in zip(("queries", "keys", "values"), outcome["items"], (d_k, d_k, d_v)):
+            items = three_tensors(outcome, "project_qkv")
+            for name, item, d in zip(("queries", "keys", "values"), items, (d_k, d_k, d_v)):
                 array_of(item, "Tensor", (*n_shape, d), "floating", f"the {name} returned by project_qkv {what}")
         return inputs_unchanged(judge, "project_qkv")
     return [Case("the notebook's example x and weights", shapes((3,), 3, 3, "on the notebook's example"),

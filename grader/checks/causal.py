@@ -27,6 +27,11 @@ def rows_sum_to_one(weights, what):
                        expected="row sums [1, 1, ...]", got=f"row sums {show(sums)}", misconception=hint)
 
 
+def running_means(outcome, x, name, given="x"):
+    """What ``name(given)`` returned for ``x``, once a float tensor shaped like ``x``."""
+    return array_of(outcome, "Tensor", x.shape, "floating", f"{name}({given})")
+
+
 def _running_mean_visible(name):
     def cases():
         rng = np.random.default_rng(7)
@@ -35,8 +40,8 @@ def _running_mean_visible(name):
                          ("x of shape (2, 5, 3)", rng.standard_normal((2, 5, 3)).astype(np.float32)),
                          ("one step: x of shape (1, 1, 4)", rng.standard_normal((1, 1, 4)).astype(np.float32))]:
             def judge(outcome, x=x):
-                got = array_of(outcome, "Tensor", x.shape, "floating", f"{name}(x)")
-                close(got[:, 0], x[:, 0], f"step 0 of {name}(x) (the mean of the first token alone is that token)")
+                close(running_means(outcome, x, name)[:, 0], x[:, 0],
+                      f"step 0 of {name}(x) (the mean of the first token alone is that token)")
             found.append(Case(label, judge, call(x)))
         return found
     return cases
@@ -62,6 +67,14 @@ def masked(shape):
     return np.broadcast_to(np.where(keep, 0.0, -np.inf), shape)
 
 
+def scores_kept(outcome, what):
+    """Refuse a causal mask that changed the scores it was given."""
+    if outcome.get("mutated"):
+        raise Mismatch(f"{what} changed its input in place. Return a new tensor and leave the scores "
+                       "alone: use scores.masked_fill(...), not masked_fill_ or item assignment on scores.",
+                       expected="the input unchanged", got="the input overwritten")
+
+
 def _mask_visible():
     cases = []
     for label, shape, batch in [("torch.zeros(8, 8)", (8, 8), None),
@@ -70,10 +83,7 @@ def _mask_visible():
                                 ("a batch: torch.zeros(2, 4, 4)", (2, 4, 4), (2,))]:
         def judge(outcome, shape=shape):
             what = f"causal_mask(torch.zeros{shape})"
-            if outcome.get("mutated"):
-                raise Mismatch(f"{what} changed its input in place. Return a new tensor and leave the scores "
-                               "alone: use scores.masked_fill(...), not masked_fill_ or item assignment on scores.",
-                               expected="the input unchanged", got="the input overwritten")
+            scores_kept(outcome, what)
             got = array_of(outcome, "Tensor", shape, "floating", what)
             close(got, masked(shape), what, diagnoses=[("masking_wrong", np.zeros(shape))])
         cases.append(Case(label, judge, call(np.zeros(shape, dtype=np.float32)), batch=batch and shape))
@@ -132,9 +142,12 @@ def check_head_layout(outcome, embed_dim, head_size):
     parameters_as_wanted(outcome, wanted, f"Head({embed_dim}, {head_size})")
 
 
-def _head_params(inputs, dropout=None, train=False):
-    init = {"embed_dim": 4, "head_size": 3, **({} if dropout is None else {"dropout": dropout})}
-    return {"init": init, "state": {k: TensorArg(w) for k, w in HEAD_WEIGHTS.items()},
+def head_params(state, inputs, embed_dim, head_size, dropout=None, train=False):
+    """What a Head is made and called with: its arguments, the weights loaded into it, its inputs, its mode."""
+    init = {"embed_dim": embed_dim, "head_size": head_size}
+    if dropout is not None:
+        init["dropout"] = dropout
+    return {"init": init, "state": {name: TensorArg(w) for name, w in state.items()},
             "inputs": tuple(TensorArg(a) for a in inputs), "forward_kwargs": {}, "train": train}
 
 
@@ -169,7 +182,7 @@ def _head_visible():
             close(got[:, 0], value[:, 0] @ HEAD_WEIGHTS["value.weight"].T,
                   f"position 0 of {what} (the first token sees only itself, so its output is its value)",
                   rtol=1e-4, atol=1e-4)
-        cases.append(Case(label, judge, _head_params(inputs, **extra), probe="module"))
+        cases.append(Case(label, judge, head_params(HEAD_WEIGHTS, inputs, 4, 3, **extra), probe="module"))
     return cases
 
 

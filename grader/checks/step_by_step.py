@@ -3,7 +3,7 @@ import numpy as np
 
 from . import fixture
 from .cases import Case, Mismatch, Part
-from .judges import array_of, diagnose, finite, read_source, show
+from .judges import array_of, close, diagnose, finite, read_source, show
 from .plain import call, numpy_call
 
 NOTEBOOK = "02_self_attention_step_by_step.ipynb"
@@ -34,23 +34,27 @@ def rows_sum_to_one(weights, what):
                    expected="row sums of 1", got=f"row sums {show(sums)}", misconception=key)
 
 
+def swapped_axes(what, expected, got):
+    """The mismatch of a weighted-values answer laid out (n_keys, n_queries, d_v), not (n_queries, n_keys, d_v)."""
+    return Mismatch(f"{what} has its first two axes swapped: index it as [query, key, feature], so that "
+                    f"entry [i, j] is weights[i, j] * values[j].", expected=expected, got=got)
+
+
 def swapped_axes_hint(outcome, shape, what):
-    """A weighted-values answer laid out (n_keys, n_queries, d_v) instead of (n_queries, n_keys, d_v)."""
+    """Refuse a weighted-values answer whose shape is that of the swapped layout."""
     got = tuple(outcome.get("shape") or ())
     swapped = (*shape[:-3], shape[-2], shape[-3], shape[-1])
     if outcome.get("type") == "Tensor" and got == swapped != tuple(shape):
-        raise Mismatch(f"{what} has its first two axes swapped: index it as [query, key, feature], so that "
-                       f"entry [i, j] is weights[i, j] * values[j].", expected=f"shape {tuple(shape)}",
-                       got=f"shape {got}")
+        raise swapped_axes(what, f"shape {tuple(shape)}", f"shape {got}")
 
 
 RNG = np.random.default_rng(21)
 LARGE_SCORES = np.array([[1000.0, 990.0, 1000.0], [-5.0, 800.0, 0.0]], dtype=np.float32)
 
 
-def _softmax(a, axis=-1):
-    e = np.exp(a - a.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
+def _across_the_batch(shape):
+    """Weights of ``shape`` that sum to 1 across a batch (dimension 0), as softmax without dim makes them."""
+    return lambda got: got.shape == shape and np.allclose(got.sum(axis=0), 1.0, atol=1e-5)
 
 
 def _weights_visible():
@@ -63,7 +67,7 @@ def _weights_visible():
                                            ("large scores [[1000, 990, 1000], [-5, 800, 0]]", LARGE_SCORES, False,
                                             True)]:
         scores = scores.astype(np.float32)
-        diagnoses = [("softmax_implicit_dim", _softmax(scores, 0))] if is_batch else []
+        diagnoses = [("softmax_implicit_dim", _across_the_batch(scores.shape))] if is_batch else []
 
         def judge(outcome, scores=scores, large=large, diagnoses=diagnoses):
             what = f"attention_weights on scores of shape {scores.shape}"
@@ -200,6 +204,23 @@ def layout_judge(matrices, titles, what):
     return judge
 
 
+def images_judge(matrices, what):
+    """A judge: one image per matrix, each in its place in the grid, of the matrix's shape and values."""
+    rows, cols = matrices.shape[:2]
+
+    def judge(outcome):
+        plots = heatmap_axes(outcome, what, not_shown=False)
+        one_image_each(plots, rows * cols, what)
+        for (i, j), plot in sorted(grid_of(plots, rows, cols, what).items()):
+            image = np.asarray(plot["images"][0])
+            if image.shape != matrices.shape[2:]:
+                raise Mismatch(f"{what}: the image in row {i}, column {j} has the wrong shape (queries down, "
+                               "keys across).", expected=f"shape {matrices.shape[2:]}", got=f"shape {image.shape}")
+            close(image, matrices[i, j], f"{what}: the image in row {i}, column {j}")
+    return judge
+
+
+IDENTITY = np.eye(10, dtype=np.float32).reshape(1, 1, 10, 10)  # torch.eye(10).reshape(1, 1, 10, 10)
 SHOWING = frozenset({"show", "display", "pause"})  # pyplot.show, Figure.show, IPython's display, plt.pause
 
 
@@ -219,8 +240,7 @@ def _heatmap_visible():
     def judge(outcome):
         what = "show_heatmaps(torch.eye(10).reshape(1, 1, 10, 10), ...)"
         one_image_each(heatmap_axes(outcome, what), 1, what)
-    identity = np.eye(10, dtype=np.float32).reshape(1, 1, 10, 10)
-    grid = _softmax(RNG.standard_normal((2, 3, 3, 4))).astype(np.float32)  # a NumPy array, not a tensor
+    grid = np.abs(RNG.standard_normal((2, 3, 3, 4))).astype(np.float32)  # a NumPy array, not a tensor
     titles = ["first", "second", "third"]
     what = "show_heatmaps on a NumPy array of shape (2, 3, 3, 4), with titles"
 
@@ -229,7 +249,7 @@ def _heatmap_visible():
         one_image_each(plots, 6, what)
         layout_judge(grid, titles, what)(outcome)
     return [Case("torch.eye(10).reshape(1, 1, 10, 10)", judge,
-                 call(identity, "Keys", "Queries"), probe="heatmap"),
+                 call(IDENTITY, "Keys", "Queries"), probe="heatmap"),
             Case("a NumPy array of shape (2, 3, 3, 4) with titles: labels on the outer plots, one colour bar",
                  grid_judge, numpy_call(grid, "Keys", "Queries", titles=titles), probe="heatmap"),
             Case("the code of show_heatmaps, read from the notebook", not_shown_in_source,

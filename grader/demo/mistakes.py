@@ -1,5 +1,5 @@
 """Every known wrong answer, as answer-cell source: the misconception catalogue's
-(``grader/checks/misconceptions.py``) and, here, the ones that make no misconception it names (fixed
+(``grader/hidden/wrong_answers.py``) and, here, the ones that make no misconception it names (fixed
 outputs, wrong shapes, in-place edits...). The tests grade them all; the demo class gets ``MISTAKES``.
 
 Each answer is self-contained (its own imports) and calls no other exercise, so that a broken
@@ -7,7 +7,8 @@ exercise elsewhere in the notebook never reaches it.
 """
 from dataclasses import dataclass
 
-from ..checks.misconceptions import CATALOGUE, Wrong
+from ..checks.misconceptions import CATALOGUE
+from ..hidden.wrong_answers import BY_MISCONCEPTION, Wrong
 
 
 @dataclass(frozen=True)
@@ -791,6 +792,7 @@ class MultiHeadAttention(nn.Module):
 )
 
 # Every wrong answer: the catalogue's, then the unnamed ones.
-WRONG_ANSWERS = (*(Mistake(m.key, w) for m in CATALOGUE for w in m.wrong), *(Mistake(None, w) for w in UNNAMED))
+WRONG_ANSWERS = (*(Mistake(m.key, w) for m in CATALOGUE for w in BY_MISCONCEPTION[m.key]),
+                 *(Mistake(None, w) for w in UNNAMED))
 # The demo class's, in the order grader/demo/roster.py hands them out.
 MISTAKES = tuple(m for m in WRONG_ANSWERS if m.wrong.demo)

@@ -3,6 +3,7 @@ import numpy as np
 import torch
 
 from ..checks import fixture
+from ..checks.basics import NOTEBOOK, integer_hint, three_tensors
 from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import expect, inputs_unchanged, matches
 from ..checks.plain import TensorArg, call
@@ -12,7 +13,6 @@ from . import known
 from .catalogue import diagnosis
 from .randomised import batched, random_array
 
-NOTEBOOK = "01_attention_basics.ipynb"
 ref = reference.of(NOTEBOOK)
 
 QKV = ("queries", "keys", "values")
@@ -111,29 +111,17 @@ def _context_cases(shapes, seed):
 
 # ---- compute_keys ----
 
-def _integer_hint(judge):
-    """Say why a float answer to integer inputs is wrong."""
-    def checked(outcome):
-        try:
-            judge(outcome)
-        except Mismatch as mismatch:
-            if "dtype" in mismatch.what:
-                mismatch.what += " Integer inputs must give an integer result: do not convert them to float."
-            raise
-    return checked
-
-
 def _keys_case(vs, ws, label, atol=1e-6, dtype="floating"):
     what = f"compute_keys on {len(vs)} vectors and {len(ws)} weight vectors of dimension {vs[0].shape[0]}"
     expected = ref.compute_keys([torch.from_numpy(v) for v in vs], [torch.from_numpy(w) for w in ws]).numpy()
-    judge = _integer_hint(expect("Tensor", expected, what, dtype=dtype, atol=atol))
+    judge = integer_hint(expect("Tensor", expected, what, dtype=dtype, atol=atol))
     return Case(label, inputs_unchanged(judge, what), call([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]))
 
 
 def _keys_known():
     vs, ws = list(fixture.X.astype(np.int64)), list(fixture.W_KEY.T.astype(np.int64))
     what = "compute_keys on the notebook's vectors"
-    judge = _integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
+    judge = integer_hint(expect("Tensor", known.KEYS_FROM_VECTORS, what, dtype="integer", atol=known.SOURCE_ATOL))
     return [Case("the notebook's integer vectors v_1, v_2, v_3 and weights w_1, w_2, w_3",
                  inputs_unchanged(judge, what),
                  call([TensorArg(v) for v in vs], [TensorArg(w) for w in ws]))]
@@ -159,11 +147,7 @@ def _keys_random(integer):
 def _qkv_judge(expected, what, atol=1e-6):
     """A judge: a tuple (queries, keys, values), each item as expected; says so when two are swapped."""
     def judge(outcome):
-        if outcome.get("type") != "tuple" or outcome.get("length") != 3:
-            got = f"a {outcome.get('type')}" + (f" of length {outcome['length']}" if "length" in outcome else "")
-            raise Mismatch(f"{what} should return a tuple of three tensors: (queries, keys, values).",
-                           expected="a tuple of length 3", got=got)
-        for i, (name, item) in enumerate(zip(QKV, outcome["items"])):
+        for i, (name, item) in enumerate(zip(QKV, three_tensors(outcome, what))):
             item_what = f"the {name} (item {i}) of {what}"
             try:
                 expect("Tensor", expected[i], item_what, atol=atol)(item)

@@ -6,11 +6,10 @@ import torch.nn.functional as F
 
 from ..checks.cases import Part
 from ..checks.judges import array_of, close
+from ..checks.multi_head import NOTEBOOK  # noqa: F401 (this module's notebook, for grader/checks/registry.py)
 from ..checks.multi_head import module_case, same_parameters
 from ..checks.plain import TensorArg
 from .randomised import random_array
-
-NOTEBOOK = "05_multi_head_attention.ipynb"
 
 
 def random_state(rng, E):

@@ -4,7 +4,7 @@ import numpy as np
 from ..checks import fixture
 from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import array_of, close, expect
-from ..checks.numpy_attention import arrays_in_tuple, not_mutated, same_arrays
+from ..checks.numpy_attention import NOTEBOOK, arrays_in_tuple, not_mutated, same_arrays
 from ..checks.plain import numpy_call
 from .. import reference
 
@@ -12,7 +12,6 @@ from . import known
 from .catalogue import diagnosis
 from .randomised import batched, random_array
 
-NOTEBOOK = "03_attention_in_numpy.ipynb"
 ref = reference.of(NOTEBOOK)
 
 

@@ -6,14 +6,13 @@ from ..checks import fixture
 from ..checks.cases import Case, Mismatch, Part, known_random_batches
 from ..checks.judges import array_of, close, show
 from ..checks.plain import TensorArg, call
-from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, array_diagnosed, grid_of, heatmap_axes, layout_judge,
-                                   one_image_each, rows_sum_to_one, swapped_axes_hint)
+from ..checks.step_by_step import (APPROXIMATE_WEIGHTS, IDENTITY, NOTEBOOK, array_diagnosed, images_judge,
+                                   layout_judge, rows_sum_to_one, swapped_axes, swapped_axes_hint)
 from .. import reference
 
 from . import known
 from .randomised import batched, random_array
 
-NOTEBOOK = "02_self_attention_step_by_step.ipynb"
 ref = reference.of(NOTEBOOK)
 
 # The whole pipeline (two products and a softmax) is compared a little more loosely than one operation.
@@ -84,8 +83,7 @@ def _weighted_judge(weights, values, what, query0=None, atol=1e-6):
         swapped_axes_hint(outcome, expected.shape, what)
         got = array_of(outcome, "Tensor", expected.shape, "floating", what)
         if _swapped_layout(got, weights, values) and not np.allclose(got, expected, rtol=1e-5, atol=1e-6):
-            raise Mismatch(f"{what} has its first two axes swapped: index it as [query, key, feature], so that "
-                           f"entry [i, j] is weights[i, j] * values[j].", expected=show(expected), got=show(got))
+            raise swapped_axes(what, show(expected), show(got))
         if query0 is not None:
             close(got[0], query0, f"{what}, query 0", atol=atol)
         close(got, expected, what, atol=max(atol, 1e-6))
@@ -221,30 +219,14 @@ def _heatmap_case(label, matrices, judge, as_tensor=True, **kwargs):
     return Case(label, judge, {"args": args, "kwargs": kwargs}, probe="heatmap")
 
 
-def _images_judge(matrices, what):
-    rows, cols = matrices.shape[:2]
-
-    def judge(outcome):
-        plots = heatmap_axes(outcome, what, not_shown=False)
-        one_image_each(plots, rows * cols, what)
-        for (i, j), plot in sorted(grid_of(plots, rows, cols, what).items()):
-            image = np.asarray(plot["images"][0])
-            if image.shape != matrices.shape[2:]:
-                raise Mismatch(f"{what}: the image in row {i}, column {j} has the wrong shape (queries down, "
-                               "keys across).", expected=f"shape {matrices.shape[2:]}", got=f"shape {image.shape}")
-            close(image, matrices[i, j], f"{what}: the image in row {i}, column {j}")
-    return judge
-
-
 def _heatmap_known():
-    identity = np.eye(10, dtype=np.float32).reshape(1, 1, 10, 10)
     what = "show_heatmaps(torch.eye(10).reshape(1, 1, 10, 10), 'Keys', 'Queries')"
-    images, layout = _images_judge(identity, what), layout_judge(identity, None, what)
+    images, layout = images_judge(IDENTITY, what), layout_judge(IDENTITY, None, what)
 
     def judge(outcome):
         images(outcome)
         layout(outcome)
-    return [_heatmap_case("torch.eye(10).reshape(1, 1, 10, 10)", identity, judge)]
+    return [_heatmap_case("torch.eye(10).reshape(1, 1, 10, 10)", IDENTITY, judge)]
 
 
 def _heatmap_images(shapes, as_tensor, seed):
@@ -253,7 +235,7 @@ def _heatmap_images(shapes, as_tensor, seed):
         matrices = _softmax(random_array(np.random.default_rng(seed + offset), *shape), -1).astype(np.float32)
         kind = "tensor" if as_tensor else "NumPy array"
         what = f"show_heatmaps on a {kind} of shape {shape}"
-        cases.append(_heatmap_case(f"a random {kind} of shape {shape}", matrices, _images_judge(matrices, what),
+        cases.append(_heatmap_case(f"a random {kind} of shape {shape}", matrices, images_judge(matrices, what),
                                    as_tensor))
     return cases
 

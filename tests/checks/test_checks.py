@@ -7,6 +7,7 @@ from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
 from grader.checks.cells import is_test_cell
 from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
 from grader.demo.mistakes import WRONG_ANSWERS
+from grader.hidden.wrong_answers import BY_MISCONCEPTION
 from grader.reference import of as solutions_of
 from grader.hidden import hidden_parts
 from grader.checks.in_process import run_code_cells
@@ -98,7 +99,7 @@ def test_wrong_answer_loses_points_with_its_diagnosis(mistake):
 
 
 def test_every_misconception_has_wrong_answers_and_every_wrong_answer_a_name_of_its_own():
-    assert all(m.wrong for m in CATALOGUE)
+    assert list(BY_MISCONCEPTION) == list(MISCONCEPTIONS) and all(BY_MISCONCEPTION.values())
     assert {m.exercise for m in WRONG_ANSWERS} <= set(exercise_names())
     assert len({(m.exercise, m.wrong.name) for m in WRONG_ANSWERS}) == len(WRONG_ANSWERS)
 
