@@ -2,7 +2,7 @@
 with ``--prairielearn``, in PrairieLearn's /grade, and PrairieLearn's results.json.
 
 The student's notebooks are matched to the assignment's (:mod:`.submission`), put in the zip's
-course as the one student ``submission``, and graded by the autograde verb (through :mod:`grader.api`, as the
+course as the one student ``submission``, and graded by the autograde verb (as the
 demo drives the verbs): the same sandbox, rules and limits as on the instructor's machine, the scores in the
 zip's gradebook.
 """
@@ -13,7 +13,7 @@ import sys
 import time
 import traceback
 
-from .. import api
+from ..autograde.run import autograde
 from ..checks.cells import is_test_cell
 from ..course import Course
 from ..gradebook import enrol
@@ -52,7 +52,7 @@ def grade(layout, writer, assignment=ASSIGNMENT):
     course = Course.at(layout.course, assignment)
     found = find(layout.submission, released_tests(course))
     hand_in(course, found)
-    table = api.autograde(course=course, force=True, workers=1)
+    table = autograde(course=course, force=True, workers=1)
     print(table)
     tests, messages, extra = [], list(found.messages), {"notebooks": {}}
     autograded = course.autograded(STUDENT)
