@@ -5,6 +5,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
 
 from grader.autograde.flags import FlagForReview
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
+from grader.exchange import RegularFilesCollect
 from grader.feedback.exporter import FeedbackExporter
 from grader.feedback.preprocessor import KitFeedback
 
@@ -16,6 +17,10 @@ c.CourseDirectory.release_directory = "exercises"
 # A notebook that could not be read is set aside as *.ipynb.invalid (grader/autograde/run.py): nbgrader must not
 # copy it to the autograded and feedback folders; the feedback verb writes a page that says what to do.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "*.ipynb.invalid"]
+
+# `nbgrader collect` (nbgrader's exchange) takes a submission's regular files only: a link a student put in the
+# exchange, to the course's solutions say, is left out and logged, never followed (see grader/exchange.py).
+c.ExchangeFactory.collect = RegularFilesCollect
 
 # Test cells: tampering is detected against the release, then the instructor's copy is graded;
 # a student who deletes a test cell is graded on the instructor's copy of it.
