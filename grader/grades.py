@@ -10,17 +10,11 @@ import pathlib
 from dataclasses import dataclass, field
 
 from . import gradebook as book
+from . import statuses
 from .checks.registry import exercise_of_grade_id
-from .records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES, TEST_CELL, ExerciseRecord, read_all
+from .records import TEST_CELL, ExerciseRecord, read_all
 from .checks.notebook import read
-
-MANUAL = "graded by hand"
-NEEDS_MANUAL = "needs manual grade"
-STATUSES = {**NOTEBOOK_STATUSES, **EXERCISE_STATUSES,
-            MANUAL: "graded by hand in formgrader",
-            NEEDS_MANUAL: "waiting for a grader to score it in formgrader",
-            "tampered": "its test cell was changed"}
-REAL = {GRADED, "undefined", MANUAL, "tampered"}  # undefined: the student never wrote it, a real zero
+from .statuses import BY_HAND, GRADED, NEEDS_MANUAL, STATUSES
 
 
 @dataclass
@@ -46,7 +40,7 @@ class CellGrade:
 
     @property
     def needs_attention(self):
-        return self.status not in (GRADED, "undefined", MANUAL)
+        return statuses.needs_attention(self.status)
 
 
 @dataclass
@@ -65,7 +59,7 @@ class NotebookGrade(book.LessLatePenalty):
 
     @property
     def needs_attention(self):
-        return self.status != GRADED or bool(self.tampered) or any(c.needs_attention for c in self.cells)
+        return statuses.needs_attention(self.status, *(c.status for c in self.cells)) or bool(self.tampered)
 
 
 def course_grades(course):
@@ -91,10 +85,10 @@ def _notebook_grade(course, student, name, record, scored, cells, scores):
     elif (course.submitted(student) / f"{name}.ipynb").exists():
         status, reason = GRADED, None
     else:
-        status, reason = "missing", NOTEBOOK_STATUSES["missing"]
+        status, reason = "missing", None
     diagnoses = {e.cell: e for e in record.exercises} if record else {}
     tampered = {t.get("grade_id"): t for t in record.tampered} if record else {}
-    reason = reason or _why(status)
+    reason = reason or STATUSES[status].notebook
     graded = [_cell_grade(cell, scores.get((student, name, cell.grade_id)), (status, reason),
                           diagnoses.get(cell.grade_id), tampered.get(cell.grade_id)) for cell in cells]
     return NotebookGrade(student, f"{name}.ipynb", status, reason,
@@ -105,7 +99,7 @@ def _notebook_grade(course, student, name, record, scored, cells, scores):
 
 def _cell_grade(cell, scored, notebook, diagnosis, tampered):
     if scored is not None and scored.manual_score is not None:
-        status, reason = MANUAL, None
+        status, reason = BY_HAND, None
     elif notebook[0] != GRADED:
         status, reason = notebook
     elif scored is None:
@@ -118,7 +112,7 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
         status, reason = "tampered", f"its {tampered.get('cell', TEST_CELL)} was {tampered.get('change', 'changed')}"
     else:
         status, reason = GRADED, None
-    score = scored.score if scored is not None and status in REAL else None
+    score = scored.score if scored is not None and STATUSES[status].real else None
     return CellGrade(cell.grade_id, cell.kind, score, cell.max_score, status, reason or _why(status),
                      diagnosis)
 
@@ -137,4 +131,5 @@ def _stem(notebook):
 
 
 def _why(status):
-    return None if status == GRADED else STATUSES.get(status)
+    """Why a cell has the score it has, when its status says more than graded."""
+    return STATUSES[status].exercise or STATUSES[status].notebook

@@ -1,20 +1,20 @@
 """The kit's statuses in nbgrader's gradebook, so that formgrader shows what needs a person.
 
 An autograde preprocessor after SaveAutoGrades (``nbgrader_config.py``). From the notebook's grading
-record: a test cell that timed out, crashed, ran out of memory, sent back answers the grader could not
-read or was not run (or any cell of a notebook that did not run) keeps its score of 0 and gets
-nbgrader's "needs manual grade"; the notebook is flagged when anything in it needs a person, a
-changed, copied or added nbgrader cell included (its scores are real: the instructor's cells were
-graded). The student's notebooks that are not there (not handed in, or set aside as not readable) are
-flagged too, and a set-aside one needs a manual grade. A flag is never taken off here: a grader may have set it.
+record, as the table of statuses (grader.statuses) reads it: a test cell that timed out, crashed, ran out of
+memory, sent back answers the grader could not read, was not run or that the grader could not check (or any
+cell of a notebook that did not run) keeps its score of 0 and gets nbgrader's "needs manual grade"; the
+notebook is flagged when anything in it needs a person, a changed, copied or added nbgrader cell included
+(its scores are real: the instructor's cells were graded). The student's notebooks that are not there (not
+handed in, or set aside as not readable) are flagged too, and a set-aside one needs a manual grade. A flag is
+never taken off here: a grader may have set it.
 """
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .. import records
 from ..course import Course
-from ..records import GRADED
-from ..review import needs_a_person
+from ..statuses import GRADED, needs_manual_grade
 
 
 class FlagForReview(NbGraderPreprocessor):
@@ -54,7 +54,7 @@ def mark(gradebook, record, notebook):
     for grade in submitted.grades:
         if grade.manual_score is not None:
             continue
-        if needs_a_person(record.status, statuses.get(grade.name, GRADED)):
+        if needs_manual_grade(record.status, statuses.get(grade.name, GRADED)):
             grade.needs_manual_grade = True
         elif record.status == "missing":  # as nbgrader scores a notebook not handed in: a zero, nothing to grade
             grade.auto_score, grade.needs_manual_grade = grade.auto_score or 0.0, False

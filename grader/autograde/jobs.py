@@ -16,6 +16,7 @@ from ..checks.grade import grader_problem
 from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
+from ..statuses import STATUSES
 from .plain_tests import reaches_inside
 
 DEFAULT_LIMITS = {
@@ -26,13 +27,6 @@ DEFAULT_LIMITS = {
     "output_chars": 100_000,       # stream text kept per cell
     "file_bytes": 16 << 20,
     "tmp_bytes": 64 << 20,
-}
-UNIT_FAILURES = {
-    "timeout": "ran out of time",
-    "memory": "ran out of memory",
-    "crashed": "crashed: the Python process running the notebook stopped",
-    "malformed": "sent back something the grader could not read (the submission tampered with the grader)",
-    "not_run": "was not run: the notebook stopped before it",
 }
 
 
@@ -67,7 +61,13 @@ def build_job(nb, course, limits=None, also_hide=()):
 
 
 def failure_reason(status):
-    return UNIT_FAILURES.get(status, str(status))
+    """What happened to a unit the sandbox could not run, in words ("ran out of time")."""
+    return STATUSES[status].happened if _failed(status) else str(status)
+
+
+def _failed(status):
+    """True for a unit the sandbox could not run (timed out, crashed...); False for one that ran, or undefined."""
+    return status in STATUSES and STATUSES[status].happened is not None
 
 
 def judge_exercise(job, units, position):
@@ -90,7 +90,7 @@ def judge_exercise(job, units, position):
             return cause, f"the cell that defines {name} {failure_reason(cause)}", None
         return "undefined", f"{name} did not exist when its test cell ran (its cell was not run, or its name " \
                             "was changed)", None
-    status = status if status in UNIT_FAILURES else "malformed"
+    status = status if _failed(status) else "malformed"
     return status, f"checking {name} {failure_reason(status)}", None
 
 
@@ -100,5 +100,5 @@ def _defining_failure(job, units, position, name):
         unit = job["units"][index]
         if unit["kind"] != "kit" and defines(unit["source"], name):
             status = units[index].get("status")
-            return status if status in UNIT_FAILURES else None
+            return status if _failed(status) else None
     return None

@@ -9,6 +9,7 @@ from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
 from ..course import Course
+from ..statuses import STATUSES
 from ..worker import ISOLATION, shared_pool
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
@@ -84,7 +85,7 @@ class SandboxExecute(NbGraderPreprocessor):
         status = result["status"]
         record.write(course, record.NotebookRecord(
             student=info["student"], assignment=info["assignment"], notebook=f"{info['notebook']}.ipynb",
-            status=status, reason=None if status == "graded" else record.NOTEBOOK_STATUSES.get(status),
+            status=status, reason=STATUSES[status].notebook,
             seconds=round(time.monotonic() - started, 3), isolation=result.get("isolation"),
             tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []), exercises=tests))
         return nb, resources

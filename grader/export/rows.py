@@ -1,10 +1,12 @@
 """The grade table: one row per student and graded cell, plus a row per late penalty.
 
 Scores are the gradebook's; a score that is not real (notebook missing, crashed, timed out,
-waiting for a manual grade...) is left blank, with the status and the reason beside it. The
-score column adds up, per student, to the score of ``nbgrader export``.
+waiting for a manual grade...) is left blank, with the status (in the words of grader.statuses: "timed
+out", "not written") and the reason beside it. The score column adds up, per student, to the score of
+``nbgrader export``.
 """
 from .. import grades as course_grades
+from ..statuses import STATUSES
 
 COLUMNS = ["student", "notebook", "exercise", "grade_id", "kind", "score", "max_score", "status", "reason",
            "misconceptions", "needs_attention", "isolation"]
@@ -25,7 +27,7 @@ def _row(notebook, cell):
     unplaced = any(t.get("grade_id") not in {c.grade_id for c in notebook.cells} for t in notebook.tampered)
     return {"student": notebook.student, "notebook": notebook.notebook, "exercise": cell.name,
             "grade_id": cell.grade_id, "kind": cell.kind, "score": _number(cell.score),
-            "max_score": _number(cell.max_score), "status": cell.status, "reason": cell.reason or "",
+            "max_score": _number(cell.max_score), "status": STATUSES[cell.status].csv, "reason": cell.reason or "",
             "misconceptions": ";".join(cell.misconceptions),
             "needs_attention": "yes" if cell.needs_attention or unplaced else "no", "isolation": notebook.isolation or ""}
 
@@ -33,7 +35,7 @@ def _row(notebook, cell):
 def _whole_notebook_row(notebook):
     """A notebook the gradebook knows no graded cell of (not released, say) still gets a row, so it is seen."""
     return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(whole notebook)",
-            "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": notebook.status,
+            "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": STATUSES[notebook.status].csv,
             "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes",
             "isolation": notebook.isolation or ""}
 

@@ -14,10 +14,9 @@ import nbformat
 
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
-from ..grades import NEEDS_MANUAL
 from ..gradebook import TEST
 from ..hidden import hidden_parts
-from ..records import GRADED
+from ..statuses import GRADED, NEEDS_MANUAL
 from ..checks.notebook import sources_before
 from ..tutor.hidden import ANSI, clear_hidden_tests, hidden_lines
 from ..tutor.page import exercise_text

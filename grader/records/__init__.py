@@ -2,38 +2,18 @@
 
 nbgrader's gradebook holds the scores; this record adds what the gradebook cannot say:
 why a notebook or a test cell could not be graded, which nbgrader cells the student changed, each
-failed part's message and misconception, the sandbox's isolation level. The verbs join it to
-the gradebook by (student, notebook, grade_id) (see grader.grades) and take every score from
-the gradebook; the scores kept here are the sandbox's own account. None of it holds the source
-of a hidden test.
+failed part's message and misconception, the sandbox's isolation level (what each status means is in
+grader.statuses). The verbs join it to the gradebook by (student, notebook, grade_id) (see grader.grades) and
+take every score from the gradebook; the scores kept here are the sandbox's own account. None of it holds the
+source of a hidden test.
 """
 import json
 import os
 import pathlib
 from dataclasses import asdict, dataclass, field
 
-GRADED = "graded"              # the notebook ran; every score is a real score
-NOTEBOOK_STATUSES = {
-    GRADED: "graded",
-    "invalid": "the notebook file could not be read (invalid JSON or not a notebook)",
-    "missing": "no submission for this notebook",
-    "crashed": "the Python process running the notebook stopped (a crash)",
-    "timeout": "the notebook ran out of time",
-    "memory": "the notebook used more memory than allowed",
-    "error": "the grader could not grade this notebook",
-}
-EXERCISE_STATUSES = {
-    GRADED: "graded",
-    "crashed": "the Python process running the notebook stopped (a crash) while this exercise was checked",
-    "timeout": "the code ran out of time while this exercise was checked",
-    "memory": "the code used more memory than allowed while this exercise was checked",
-    "malformed": "the code tampered with the grader, which could not read what came back",
-    "not_run": "the notebook stopped before this test cell",
-    "undefined": "the exercise did not exist when its test cell ran (its cell was not run, or its name was changed)",
-    "grader_error": "the grader could not check this exercise: a problem of the grader, not of the student's code",
-    "ungraded": "the notebook could not be run, so the exercise could not be checked",
-}
-
+from .. import statuses
+from ..statuses import GRADED
 
 TEST_CELL = "test cell"
 
@@ -90,9 +70,8 @@ class NotebookRecord:
 
     @property
     def needs_attention(self):
-        """True when some score is not a real score: the instructor should look."""
-        return self.status != GRADED or any(e.status not in (GRADED, "undefined") for e in self.exercises) \
-            or bool(self.tampered)
+        """True when a status or a changed cell leaves the instructor something to do."""
+        return statuses.needs_attention(self.status, *(e.status for e in self.exercises)) or bool(self.tampered)
 
 
 def record_path(course, student, notebook):

@@ -25,7 +25,7 @@ MAX_JOB_BYTES = 64 << 20
 MAX_ANSWER_BYTES = 16 << 20
 GRACE_SECONDS = 2.0
 MAX_RESTARTS = 8
-FAILURES = ("timeout", "memory", "crashed", "malformed")
+FAILURES = ("timeout", "memory", "crashed", "malformed")  # a unit that ends its sandbox: the next one skips it
 
 
 def warm_up():

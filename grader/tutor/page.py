@@ -13,9 +13,7 @@ import jinja2
 
 from ..checks.misconceptions import MISCONCEPTIONS
 from ..checks.wording import checks_passed, counts_of, likely_mistake, wrap
-from ..records import EXERCISE_STATUSES, GRADED, NOTEBOOK_STATUSES
-
-REAL_ZERO = "undefined"  # the student never wrote the exercise: a real zero, not a grading failure
+from ..statuses import GRADED, STATUSES
 
 
 @functools.cache
@@ -43,7 +41,7 @@ def exercise_text(exercise, calls=(), neighbours=None):
 def diagnosis(exercise, calls=(), neighbours=None):
     """What the page says of one exercise, as plain values for the templates."""
     failed = [part for part in exercise.parts if part.score < part.points]
-    said = {"status": _status(exercise.status, exercise.reason or EXERCISE_STATUSES.get(exercise.status, "")),
+    said = {"status": _status(exercise.status, exercise.reason or STATUSES[exercise.status].exercise),
             "checks": None, "passed": not failed and exercise.status == GRADED, "mistake": None, "first": None,
             "others": [], "note": exercise.note}
     if exercise.parts:
@@ -58,10 +56,12 @@ def diagnosis(exercise, calls=(), neighbours=None):
 
 
 def _status(status, reason):
+    """Why the score is what it is: "No points: ..." for a real zero (the exercise was never written), else
+    "Not graded: ..."; None when graded."""
     if status == GRADED:
         return None
-    reason = reason.rstrip(".")
-    return f"No points: {reason}." if status == REAL_ZERO else f"Not graded: {reason}."
+    reason = (reason or "").rstrip(".")
+    return f"No points: {reason}." if STATUSES[status].real else f"Not graded: {reason}."
 
 
 def _mistake(name, failed, calls, neighbours):
@@ -85,5 +85,5 @@ def _case(part):
 
 def notebook_notes(record):
     """HTML for the top of the page: a notebook that was not graded, test cells that were changed."""
-    status = _status(record.status, record.reason or NOTEBOOK_STATUSES.get(record.status, ""))
+    status = _status(record.status, record.reason or STATUSES[record.status].notebook)
     return _templates().get_template("notes.html").render(status=status, tampered=record.tampered).strip()

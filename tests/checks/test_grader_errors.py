@@ -115,7 +115,19 @@ def test_the_record_and_the_export_show_the_graders_problem(graded_with_old_matp
     path = export(course, ASSIGNMENT)
     with open(path, newline="") as handle:
         row = next(r for r in csv.DictReader(handle) if r["exercise"] == "show_heatmaps")
-    assert (row["status"], row["score"], row["needs_attention"]) == ("grader_error", "", "yes")
+    assert (row["status"], row["score"], row["needs_attention"]) == ("grader could not check", "", "yes")
+
+
+@pytest.mark.slow
+def test_the_graders_problem_waits_for_a_manual_grade_in_formgrader_and_the_grade_table(graded_with_old_matplotlib):
+    from grader.autograde.table import grade_table
+    from grader.course import Course
+    course = Course.at(graded_with_old_matplotlib)
+    with course.gradebook() as book:
+        notebook = book.find_submission_notebook(STEPS.removesuffix(".ipynb"), ASSIGNMENT, "ada")
+        assert notebook.flagged and {g.name for g in notebook.grades if g.needs_manual_grade} == {"show_heatmaps_test"}
+    notes = grade_table(course).split("Needs attention:")[1]
+    assert "ada 02: the grader could not check it (its own error, not the student's), grade by hand" in notes
 
 
 def kit_cells(course):

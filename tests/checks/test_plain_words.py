@@ -10,16 +10,16 @@ import re
 import nbformat
 import pytest
 
-from grader.autograde.jobs import UNIT_FAILURES, judge_exercise
+from grader.autograde.jobs import judge_exercise
 from grader.checks.cases import CouldNotCheck, Mismatch, Part, PartResult
 from grader.checks.running import UNREADABLE, plan
 from grader.checks.scoring import BATCH_FIX, gate_note
 from grader.checks.misconceptions import CATALOGUE
 from grader.checks.registry import exercise_names, visible_parts
 from grader.tutor.page import exercise_text, notebook_notes
-from grader.grades import STATUSES
 from grader.hidden import hidden_parts
-from grader.records import EXERCISE_STATUSES, NOTEBOOK_STATUSES, ExerciseRecord, NotebookRecord, PartRecord
+from grader.records import ExerciseRecord, NotebookRecord, PartRecord
+from grader.statuses import STATUSES
 
 from ..conftest import EXERCISES, ROOT, SOLUTIONS
 from ..selfcheck.test_selfcheck import self_check
@@ -48,7 +48,8 @@ def test_the_checks_titles_labels_mistakes_and_notes_are_plain():
 
 
 def test_the_reasons_given_for_a_score_that_is_not_real_are_plain():
-    texts = [*EXERCISE_STATUSES.values(), *NOTEBOOK_STATUSES.values(), *STATUSES.values(), *UNIT_FAILURES.values()]
+    texts = [word for status in STATUSES.values() for word in (status.csv, status.to_do, status.exercise,
+                                                                status.notebook, status.happened) if word]
     units = {"kind": "kit", "exercise": "attention_scores"}
     for status in ["undefined", "crashed", "timeout", "memory", "not_run", "anything else"]:
         texts.append(judge_exercise({"units": [units]}, [{"status": status}], 0)[1])
@@ -73,11 +74,11 @@ def test_the_messages_written_in_the_kits_code_are_plain(folder):
 
 def test_the_feedback_page_is_plain():
     part = PartRecord("random inputs", 1, 0, True, "random scores (4, 4)", "wrong values", "softmax_dim0")
-    texts = [exercise_text(ExerciseRecord("attention_scores", 0, 3, status, EXERCISE_STATUSES[status], [part]))
-             for status in EXERCISE_STATUSES]
-    texts += [notebook_notes(NotebookRecord("s", "a", "n.ipynb", status, NOTEBOOK_STATUSES[status],
+    texts = [exercise_text(ExerciseRecord("attention_scores", 0, 3, status, words.exercise, [part]))
+             for status, words in STATUSES.items() if words.exercise or status == "graded"]
+    texts += [notebook_notes(NotebookRecord("s", "a", "n.ipynb", status, words.notebook,
                                             tampered=[{"grade_id": "x_test", "change": "edited"}]))
-              for status in NOTEBOOK_STATUSES]
+              for status, words in STATUSES.items() if words.notebook or status == "graded"]
     assert internal(texts) == []
     assert "(undefined)" not in " ".join(texts) and "No points: the exercise did not exist" in " ".join(texts)
 

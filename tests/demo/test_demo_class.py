@@ -5,7 +5,7 @@ import json
 import nbformat
 import pytest
 
-from grader.records import EXERCISE_STATUSES, NOTEBOOK_STATUSES
+from grader.statuses import STATUSES
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
 from grader.demo.generate import make_class
@@ -51,8 +51,8 @@ def test_the_plan_is_json_and_covers_every_student_and_notebook(plan):
     assert set(plan.expected) == {(s, nb) for s in plan.students for nb in notebooks()}
     for (student, nb), entry in plan.expected.items():
         assert data["expected"][student][nb] == entry
-        assert entry["status"] in NOTEBOOK_STATUSES
-        assert all(e["status"] in EXERCISE_STATUSES for e in entry["exercises"].values())
+        assert entry["status"] in STATUSES
+        assert all(e["status"] in STATUSES for e in entry["exercises"].values())
 
 
 def test_submissions_are_release_notebooks_in_one_folder_per_student(plan, folder):

@@ -5,6 +5,7 @@ import grader.export as export_verb
 from grader.export.rows import rows
 from grader.grades import CellGrade, NotebookGrade
 from grader.records import ExerciseRecord, PartRecord
+from grader.statuses import BY_HAND, NEEDS_MANUAL
 
 BASICS, STEPS = "01_attention_basics.ipynb", "02_self_attention_step_by_step.ipynb"
 WRONG = PartRecord("weights sum to 1 along each row", 2, 0, hidden=True, case="a 3x3 batch",
@@ -15,8 +16,9 @@ GRADES = [
         CellGrade("attention_scores_test", "test", 3.0, 3.0, "graded", None),
         CellGrade("softmax_scores_test", "test", 0.0, 2.0, "graded", None,
                   ExerciseRecord("softmax_scores", 0, 2, parts=[WRONG])),
-        CellGrade("why_scale", "written answer", 2.0, 3.0, "graded by hand", None),
-        CellGrade("plot_task", "task", None, 2.0, "needs manual grade", "waiting for a grader")]),
+        CellGrade("why_scale", "written answer", 2.0, 3.0, BY_HAND, None),
+        CellGrade("plot_task", "task", None, 2.0, NEEDS_MANUAL, "waiting for a grader"),
+        CellGrade("context_vector_test", "test", 0.0, 2.0, "undefined", "context_vector did not exist")]),
     NotebookGrade("alice", STEPS, "timeout", "the notebook ran out of time", raw_score=0.0, max_score=4.0, cells=[
         CellGrade("scaled_scores_test", "test", None, 4.0, "timeout", None)]),
     NotebookGrade("bob", BASICS, "graded", None, raw_score=3.0, max_score=5.0, late_penalty=3.0, cells=[
@@ -42,12 +44,14 @@ def test_scores_are_the_gradebooks_with_kind_misconceptions_and_attention():
     assert (manual["score"], manual["kind"], manual["status"], manual["needs_attention"]) == (
         "2", "written answer", "graded by hand", "no")
     assert found["bob", BASICS, "double_test"]["score"] == "1"  # a plain nbgrader test cell has a row too
+    unwritten = found["alice", BASICS, "context_vector"]  # a real zero, said in words
+    assert (unwritten["score"], unwritten["status"], unwritten["needs_attention"]) == ("0", "not written", "no")
 
 
 def test_work_without_a_real_score_is_blank_with_a_status_and_a_reason():
     found = table()
     timeout = found["alice", STEPS, "scaled_scores"]
-    assert (timeout["score"], timeout["status"], timeout["needs_attention"]) == ("", "timeout", "yes")
+    assert (timeout["score"], timeout["status"], timeout["needs_attention"]) == ("", "timed out", "yes")
     task = found["alice", BASICS, "plot_task"]
     assert (task["score"], task["status"], task["needs_attention"]) == ("", "needs manual grade", "yes")
     tampered = found["bob", BASICS, "attention_scores"]
@@ -65,7 +69,7 @@ def test_a_late_penalty_is_a_row_that_makes_the_scores_add_up_to_nbgraders():
 
 def test_a_notebook_without_graded_cells_still_has_a_row():
     row = table()["bob", "07_unknown.ipynb", "(whole notebook)"]
-    assert (row["score"], row["status"], row["needs_attention"]) == ("", "invalid", "yes")
+    assert (row["score"], row["status"], row["needs_attention"]) == ("", "not readable", "yes")
 
 
 def test_the_plain_csv_runs_no_formula_and_keeps_numbers(tmp_path, monkeypatch):

@@ -178,8 +178,8 @@ def test_export_tells_real_zeros_from_scores_that_need_attention(graded):
         rows = {(r["student"], r["exercise"]): r for r in csv.DictReader(table)}
     crashed = rows[("exiter", "attention_scores")]
     assert crashed["status"] == "crashed" and crashed["needs_attention"] == "yes" and crashed["reason"]
-    assert rows[("loopcall", "attention_scores")]["status"] == "timeout"
-    assert rows[("memorybomb", "attention_scores")]["status"] == "memory"
+    assert rows[("loopcall", "attention_scores")]["status"] == "timed out"
+    assert rows[("memorybomb", "attention_scores")]["status"] == "out of memory"
     assert rows[("broken", "attention_scores")]["needs_attention"] == "yes"
     assert "could not be read" in rows[("broken", "attention_scores")]["reason"]
     real_zero = rows[("patcher", "attention_scores")]
