@@ -129,6 +129,10 @@ class Course:
             raise NbgraderFailed(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
         return done.stderr
 
+    def released_notebooks(self):
+        """{notebook file name: notebook} of the release, read now."""
+        return {path.name: read(path) for path in sorted(self.release.glob("*.ipynb"))}
+
     def released_exercises(self):
         """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
         return {path.name: [(name, cell_points(cell)) for name, cell in exercise_cells(read(path)).items()]

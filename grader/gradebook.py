@@ -76,19 +76,51 @@ def less_late_penalty(raw_score, late_penalty):
     return max(0.0, raw_score - late_penalty)
 
 
+@dataclass(frozen=True)
+class Scores:
+    """What the gradebook holds of one assignment, read in one session: its graded cells, every student's cell and
+    notebook scores, and its students."""
+    cells: list
+    cell_scores: list
+    notebook_scores: list
+    students: list
+
+
+def read_scores(course):
+    """The assignment's :class:`Scores`, the gradebook opened once (all empty when there is no gradebook yet:
+    reading must not create one)."""
+    if not course.gradebook_exists():
+        return Scores([], [], [], [])
+    with course.gradebook() as book:
+        return Scores(_graded_cells(book, course.assignment), _cell_scores(book, course.assignment),
+                      _notebook_scores(book, course.assignment), _students(book))
+
+
 def graded_cells(course):
     """Every graded cell of the assignment's notebooks (empty when it is not in the gradebook)."""
     if not course.gradebook_exists():
-        return []  # reading must not create an empty gradebook
+        return []
     with course.gradebook() as book:
-        answers = set(book.db.query(Notebook.name, SolutionCell.name).join(SolutionCell.notebook)
-                      .join(Notebook.assignment).filter(Assignment.name == course.assignment))
-        cells = []
-        for table in (GradeCell, TaskCell):
-            rows = (book.db.query(Notebook.name, table.name, table.cell_type, table.max_score)
-                    .join(table.notebook).join(Notebook.assignment).filter(Assignment.name == course.assignment))
-            cells += [Cell(notebook, name, _kind(table, cell_type, (notebook, name) in answers), max_score)
-                      for notebook, name, cell_type, max_score in rows]
+        return _graded_cells(book, course.assignment)
+
+
+def students(course):
+    """The students in the course's gradebook, with their names, emails and LMS ids, sorted by id."""
+    if not course.gradebook_exists():
+        return []
+    with course.gradebook() as book:
+        return _students(book)
+
+
+def _graded_cells(book, assignment):
+    answers = set(book.db.query(Notebook.name, SolutionCell.name).join(SolutionCell.notebook)
+                  .join(Notebook.assignment).filter(Assignment.name == assignment))
+    cells = []
+    for table in (GradeCell, TaskCell):
+        rows = (book.db.query(Notebook.name, table.name, table.cell_type, table.max_score)
+                .join(table.notebook).join(Notebook.assignment).filter(Assignment.name == assignment))
+        cells += [Cell(notebook, name, _kind(table, cell_type, (notebook, name) in answers), max_score)
+                  for notebook, name, cell_type, max_score in rows]
     return sorted(cells, key=lambda c: (c.notebook, c.grade_id))
 
 
@@ -100,39 +132,29 @@ def _kind(table, cell_type, is_answer):
     return ANSWER if is_answer else TEST
 
 
-def cell_scores(course):
+def _cell_scores(book, assignment):
     """Every graded cell's score for every student with a submission, as the gradebook has it."""
-    if not course.gradebook_exists():
-        return []  # reading must not create an empty gradebook
-    with course.gradebook() as book:
-        rows = (book.db.query(Student.id, Notebook.name, BaseCell.name, Grade.score, Grade.max_score,
-                              Grade.auto_score, Grade.manual_score, Grade.needs_manual_grade)
-                .select_from(Grade).join(Grade.cell).join(Grade.notebook).join(SubmittedNotebook.notebook)
-                .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
-                .join(SubmittedAssignment.student).filter(Assignment.name == course.assignment))
-        return sorted((CellScore(*row) for row in rows), key=lambda s: (s.student, s.notebook, s.grade_id))
+    rows = (book.db.query(Student.id, Notebook.name, BaseCell.name, Grade.score, Grade.max_score,
+                          Grade.auto_score, Grade.manual_score, Grade.needs_manual_grade)
+            .select_from(Grade).join(Grade.cell).join(Grade.notebook).join(SubmittedNotebook.notebook)
+            .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
+            .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
+    return sorted((CellScore(*row) for row in rows), key=lambda s: (s.student, s.notebook, s.grade_id))
 
 
-def notebook_scores(course):
+def _notebook_scores(book, assignment):
     """Every submitted notebook's score, late penalty included, as the gradebook has it."""
-    if not course.gradebook_exists():
-        return []  # reading must not create an empty gradebook
-    with course.gradebook() as book:
-        rows = (book.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
-                              SubmittedNotebook.late_submission_penalty)
-                .select_from(SubmittedNotebook).join(SubmittedNotebook.notebook)
-                .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
-                .join(SubmittedAssignment.student).filter(Assignment.name == course.assignment))
-        return sorted((NotebookScore(student, notebook, score or 0.0, most or 0.0, penalty or 0.0)
-                       for student, notebook, score, most, penalty in rows), key=lambda s: (s.student, s.notebook))
+    rows = (book.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
+                          SubmittedNotebook.late_submission_penalty)
+            .select_from(SubmittedNotebook).join(SubmittedNotebook.notebook)
+            .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
+            .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
+    return sorted((NotebookScore(student, notebook, score or 0.0, most or 0.0, penalty or 0.0)
+                   for student, notebook, score, most, penalty in rows), key=lambda s: (s.student, s.notebook))
 
 
-def students(course):
-    """The students in the course's gradebook, with their names, emails and LMS ids, sorted by id."""
-    if not course.gradebook_exists():
-        return []  # reading must not create an empty gradebook
-    with course.gradebook() as book:
-        return sorted((_person(student) for student in book.students), key=lambda person: person.id)
+def _students(book):
+    return sorted((_person(student) for student in book.students), key=lambda person: person.id)
 
 
 def assignment_scores(course):

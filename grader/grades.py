@@ -13,7 +13,6 @@ from . import gradebook as book
 from . import statuses
 from .checks.registry import exercise_of_grade_id
 from .records import TEST_CELL, ExerciseRecord, read_all
-from .checks.notebook import read
 from .statuses import BY_HAND, GRADED, NEEDS_MANUAL, STATUSES
 
 
@@ -62,15 +61,17 @@ class NotebookGrade(book.LessLatePenalty):
         return statuses.needs_attention(self.status, *(c.status for c in self.cells)) or bool(self.tampered)
 
 
-def course_grades(course):
-    """Every student's every notebook, sorted by student and notebook; a notebook not handed in is 'missing'."""
-    cells = book.graded_cells(course)
-    scores = {(s.student, s.notebook, s.grade_id): s for s in book.cell_scores(course)}
-    notebooks = {(n.student, n.notebook): n for n in book.notebook_scores(course)}
+def course_grades(course, released=None):
+    """Every student's every notebook, sorted by student and notebook; a notebook not handed in is 'missing'.
+    The gradebook is read once, and the release (``released``: Course.released_notebooks(), read here if None)."""
+    gradebook = book.read_scores(course)
+    cells = gradebook.cells
+    scores = {(s.student, s.notebook, s.grade_id): s for s in gradebook.cell_scores}
+    notebooks = {(n.student, n.notebook): n for n in gradebook.notebook_scores}
     records = {(r.student, _stem(r.notebook)): r for r in read_all(course)}
     names = sorted({c.notebook for c in cells} | {stem for _, stem in records})
-    students = sorted({p.id for p in book.students(course)} | {s for s, _ in notebooks} | {s for s, _ in records})
-    positions = _positions(course)
+    students = sorted({p.id for p in gradebook.students} | {s for s, _ in notebooks} | {s for s, _ in records})
+    positions = _positions(course.released_notebooks() if released is None else released)
     in_order = {name: sorted((c for c in cells if c.notebook == name),
                              key=lambda c: (positions.get(c.notebook, {}).get(c.grade_id, math.inf), c.grade_id))
                 for name in names}
@@ -117,12 +118,12 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
                      diagnosis)
 
 
-def _positions(course):
+def _positions(released):
     """{notebook: {grade_id: position}} in the released notebooks, to list cells in the students' order."""
     positions = {}
-    for path in sorted(course.release.glob("*.ipynb")):
-        ids = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in read(path).cells]
-        positions[path.stem] = {grade_id: n for n, grade_id in enumerate(ids) if grade_id}
+    for name, nb in released.items():
+        ids = [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in nb.cells]
+        positions[pathlib.PurePath(name).stem] = {grade_id: n for n, grade_id in enumerate(ids) if grade_id}
     return positions
 
 

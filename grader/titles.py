@@ -3,21 +3,16 @@ and the subtitle after a colon or a comma ("# 01 · Attention basics: scores..."
 a notebook without a heading is named by its file ("05_multi_head_attention.ipynb" is "multi head attention")."""
 import re
 
-from .checks.notebook import read
-
 HEADING = re.compile(r"^#+\s+(?:\d+\s*[·.:)-]?\s+)?(?P<title>[^:,\n]+)", re.MULTILINE)
 NUMBER = re.compile(r"^\d+[_ -]+")
 
 
-def short_titles(course):
-    """{notebook file name: short title} of the released notebooks."""
+def short_titles(released):
+    """{notebook file name: short title} of the released notebooks (``released``: Course.released_notebooks())."""
     titles = {}
-    for path in sorted(course.release.glob("*.ipynb")):
-        try:
-            cells = read(path)["cells"]
-        except (OSError, ValueError, KeyError, TypeError):
-            cells = []
-        text = next((c.get("source", "") for c in cells if c.get("cell_type") == "markdown"), "")
+    for name, nb in released.items():
+        text = next((c.get("source", "") for c in nb.get("cells", []) if c.get("cell_type") == "markdown"), "")
         heading = HEADING.search(text)
-        titles[path.name] = heading["title"].strip() if heading else NUMBER.sub("", path.stem).replace("_", " ")
+        stem = name.removesuffix(".ipynb")
+        titles[name] = heading["title"].strip() if heading else NUMBER.sub("", stem).replace("_", " ")
     return titles

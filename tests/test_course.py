@@ -5,7 +5,7 @@ import pathlib
 from traitlets.config import Config
 
 from grader.course import Course
-from grader.gradebook import cell_scores, graded_cells, notebook_scores, students
+from grader.gradebook import Scores, graded_cells, read_scores, students
 
 CONFIG = 'c = get_config()\nc.CourseDirectory.release_directory = "handouts"\n'
 
@@ -53,7 +53,7 @@ def test_a_running_nbgrader_commands_course_is_its_configurations(tmp_path):
 def test_reading_a_course_without_a_gradebook_creates_none(tmp_path):
     course = course_in(tmp_path)
     assert not course.gradebook_exists()
-    assert graded_cells(course) == cell_scores(course) == notebook_scores(course) == students(course) == []
+    assert graded_cells(course) == students(course) == [] and read_scores(course) == Scores([], [], [], [])
     assert not (tmp_path / "gradebook.db").exists()
 
 

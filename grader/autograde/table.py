@@ -17,14 +17,15 @@ LATE = "L = late: the late penalty is taken off"
 def grade_table(course):
     """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a late one;
     under the table, who needs what."""
-    grades = course_grades(course)
+    released = course.released_notebooks()
+    grades = course_grades(course, released)
     notebooks = sorted({g.notebook for g in grades})
     maximum = {g.notebook: g.max_score for g in grades}
     by_student = {}
     for grade in grades:
         by_student.setdefault(grade.student, {})[grade.notebook] = grade
     width = max([len("student")] + [len(s) for s in by_student])
-    rows = _header(notebooks, short_titles(course), width)
+    rows = _header(notebooks, short_titles(released), width)
     for student, entries in sorted(by_student.items()):
         cells = [_cell(entries.get(name), maximum[name]) for name in notebooks]
         total = sum(entry.score for entry in entries.values())

@@ -14,8 +14,9 @@ def report(course=".", assignment="self_attention", out=None):
     """Write the figures and ``index.html`` to ``out`` (default ``<course>/reports/<assignment>/``); return the page."""
     course = Course.at(course, assignment)
     out = pathlib.Path(out or course.reports / course.assignment)
-    titles = notebook_titles(course.release)
-    return write_report(class_stats(course_grades(course), titles), course.assignment, out)
+    released = course.released_notebooks()
+    return write_report(class_stats(course_grades(course, released), notebook_titles(released)), course.assignment,
+                        out)
 
 
 def write_report(stats, assignment, out):

@@ -3,7 +3,6 @@ exercise named with its notebook ("03 · attention (Attention in NumPy)")."""
 import re
 
 from ..checks.misconceptions import MISCONCEPTIONS
-from ..checks.notebook import read
 
 HEADING = re.compile(r"^#\s+(.+)$", re.MULTILINE)
 
@@ -20,14 +19,15 @@ def explanation(misconception):
     return known.for_instructors if known else ""
 
 
-def notebook_titles(folder):
-    """{notebook file name: its title} from the first heading of each notebook in ``folder`` ("Attention in NumPy")."""
+def notebook_titles(released):
+    """{notebook file name: its title} from the first heading of each released notebook ("Attention in NumPy");
+    ``released``: Course.released_notebooks()."""
     titles = {}
-    for path in sorted(folder.glob("*.ipynb")):
-        headings = [HEADING.search(c.source) for c in read(path).cells if c.cell_type == "markdown"]
+    for name, nb in released.items():
+        headings = [HEADING.search(c.source) for c in nb.cells if c.cell_type == "markdown"]
         first = next((h.group(1) for h in headings if h), None)
         if first:
-            titles[path.name] = first.split("·", 1)[-1].split(":", 1)[0].strip()
+            titles[name] = first.split("·", 1)[-1].split(":", 1)[0].strip()
     return titles
 
 

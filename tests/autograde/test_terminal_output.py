@@ -17,7 +17,7 @@ def grade(student, notebook, score, status="graded", late_penalty=0.0):
 
 def test_the_table_is_headed_by_short_titles_and_explains_only_the_marks_it_uses(monkeypatch):
     grades = [grade("ann", BASICS, 7), grade("ann", STEPS, 10), grade("bob", BASICS, 10), grade("bob", STEPS, 3)]
-    monkeypatch.setattr(table, "course_grades", lambda course: grades)
+    monkeypatch.setattr(table, "course_grades", lambda course, released: grades)
     shown = table.grade_table(Course.at(ROOT))
     header = shown.splitlines()[:3]
     assert header[0].split() == ["01", "02"]
@@ -63,3 +63,28 @@ def test_the_demo_class_has_names_and_emails_in_the_gradebook(tmp_path):
     assert shown == {"aisha": ("Aisha", "Karimi", "aisha.karimi@students.example.edu"),
                      "elif": ("Elif", "Yılmaz", "elif.yilmaz@students.example.edu"),
                      "zofia": ("Zofia", "Wiśniewska", "zofia.wisniewska@students.example.edu")}
+
+
+def test_one_grade_table_reads_the_gradebook_once_and_the_release_once(tmp_path, monkeypatch):
+    """A course with a gradebook, a student and the release: one session of the gradebook, one read of each
+    released notebook, however many notebooks, cells and verbs' helpers the table needs."""
+    import contextlib
+
+    from grader.checks import notebook
+    course = Course.at(new_course(tmp_path / "course"))
+    course.run_nbgrader("generate_assignment", "self_attention", "--force")
+    enrol(course, ["aisha"])
+    opened, read = [], []
+    real_gradebook, real_read = Course.gradebook, notebook.read
+
+    @contextlib.contextmanager
+    def counted(self):
+        opened.append(1)
+        with real_gradebook(self) as book:
+            yield book
+    monkeypatch.setattr(Course, "gradebook", counted)
+    monkeypatch.setattr("grader.course.read", lambda path: read.append(path) or real_read(path))
+    shown = table.grade_table(course)
+    assert "aisha" in shown
+    assert len(opened) == 1
+    assert sorted(read) == sorted(course.release.glob("*.ipynb"))

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from grader.course import Course
-from grader.gradebook import cell_scores, notebook_scores
+from grader.gradebook import read_scores
 
 from .. import html_payloads as payloads
 from ..browser import dump_dom
@@ -67,8 +67,8 @@ def fetch(server, path):
 
 def test_the_payloads_earn_nothing_and_cost_nothing(course):
     notebook = BASICS.removesuffix(".ipynb")
-    scores = {s.student: s for s in notebook_scores(Course.at(course)) if s.notebook == notebook}
-    cells = {student: [(c.grade_id, c.score) for c in cell_scores(Course.at(course))
+    scores = {s.student: s for s in read_scores(Course.at(course)).notebook_scores if s.notebook == notebook}
+    cells = {student: [(c.grade_id, c.score) for c in read_scores(Course.at(course)).cell_scores
                        if (c.student, c.notebook) == (student, notebook)] for student in (MALLORY, GRACE)}
     assert 0 < scores[MALLORY].score == scores[GRACE].score < scores[MALLORY].max_score
     assert cells[MALLORY] == cells[GRACE]

@@ -13,7 +13,7 @@ import pytest
 
 from grader.checks.registry import exercise_of_grade_id
 from grader.demo.generate import make_class
-from grader.gradebook import cell_scores
+from grader.gradebook import read_scores
 from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, autograde
@@ -78,7 +78,7 @@ def test_results_json_has_gradescopes_fields(demo):
 
 def test_every_score_equals_the_gradebooks(course, demo):
     book = {}
-    for row in cell_scores(Course.at(course)):
+    for row in read_scores(Course.at(course)).cell_scores:
         name = f"{exercise_of_grade_id(row.grade_id) or row.grade_id} ({row.notebook}.ipynb)"
         book.setdefault(row.student, {})[name] = row.score
     for student, (results, _) in demo.items():
