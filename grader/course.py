@@ -38,6 +38,16 @@ class Course:
         return course if isinstance(course, Course) else cls(pathlib.Path(course), assignment)
 
     @classmethod
+    def of_notebook(cls, preprocessor, resources):
+        """The course of the notebook that nbgrader's ``preprocessor`` works on: built once, by the first of the
+        kit's preprocessors, from nbgrader's configuration, and handed to the next ones in ``resources``, as nbgrader
+        hands its own (``resources["nbgrader"]``)."""
+        kit = resources.setdefault("attention_kit", {})
+        if "course" not in kit:
+            kit["course"] = cls.running(preprocessor.config, resources["nbgrader"]["assignment"])
+        return kit["course"]
+
+    @classmethod
     def running(cls, config, assignment):
         """The course of the nbgrader command running in this process, as its configuration sets it
         (its command line included): for the kit's nbgrader preprocessors."""

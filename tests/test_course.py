@@ -62,3 +62,18 @@ def test_a_resolved_course_keeps_its_course_directory(tmp_path, monkeypatch):
     course = course_in(pathlib.Path("."))
     directory = course.directory
     assert course.resolved().root == tmp_path and course.resolved().directory is directory
+
+
+def test_the_kits_preprocessors_share_one_course_per_notebook(tmp_path, monkeypatch):
+    """The first of the kit's preprocessors builds the course from nbgrader's configuration; the next ones get it
+    through nbgrader's ``resources``, as nbgrader hands down its own."""
+    from types import SimpleNamespace
+    config = Config()
+    config.CourseDirectory.root = str(tmp_path)
+    built = []
+    running = Course.running
+    monkeypatch.setattr(Course, "running", classmethod(lambda cls, *args: built.append(args) or running(*args)))
+    resources = {"nbgrader": {"assignment": "hw1", "notebook": "01", "student": "ada"}}
+    first, second = (Course.of_notebook(SimpleNamespace(config=config), resources) for _ in range(2))
+    assert first is second and first.root == tmp_path and len(built) == 1
+    assert Course.of_notebook(SimpleNamespace(config=config), {"nbgrader": {"assignment": "hw1"}}) is not first

@@ -22,7 +22,7 @@ class FlagForReview(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        course = Course.running(self.config, info["assignment"])
+        course = Course.of_notebook(self, resources)
         with course.gradebook() as gradebook:
             path = records.record_path(course, info["student"], info["notebook"])
             if path.exists():

@@ -34,7 +34,7 @@ class DetectTampering(NbGraderPreprocessor):
 
     def _released(self, resources):
         info = resources["nbgrader"]
-        path = Course.running(self.config, info["assignment"]).release / f"{info['notebook']}.ipynb"
+        path = Course.of_notebook(self, resources).release / f"{info['notebook']}.ipynb"
         return nbformat.read(path, as_version=4) if path.exists() else None
 
 
@@ -66,7 +66,7 @@ class SandboxExecute(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         started = time.monotonic()
         info = resources["nbgrader"]
-        course = Course.running(self.config, info["assignment"])
+        course = Course.of_notebook(self, resources)
         job, cells = build_job(nb, course.root, self.limits(), self.hidden_folders)
         result = shared_pool(self.isolation).run(job)
         units = result["units"]

@@ -30,7 +30,7 @@ class KitFeedback(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
-        path = record_path(Course.running(self.config, info["assignment"]), info["student"], info["notebook"])
+        path = record_path(Course.of_notebook(self, resources), info["student"], info["notebook"])
         record = read(path) if path.exists() else None
         if record is not None and record.status == "invalid":  # the kit's stand-in: say what to do instead
             nb.cells = [new_markdown_cell(invalid_notice(record))]
