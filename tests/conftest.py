@@ -110,6 +110,21 @@ def released_course(tmp_path_factory):
     return made_once(tmp_path_factory, "released", lambda folder: course_builder.release_course(folder / "course"))
 
 
+@pytest.fixture(scope="session")
+def student_release(tmp_path_factory):
+    """A course released once for the run by the kit's ``release`` (its ``downloads/``: the student wheel and zip),
+    from the kit's solutions and config; never changed."""
+    def release_with_downloads(folder):
+        from grader.release import release
+        course = folder / "course"
+        course.mkdir()
+        shutil.copy(ROOT / "nbgrader_config.py", course)
+        shutil.copytree(SOLUTIONS, course / "solutions" / "self_attention")
+        release(course, "self_attention")
+        return course
+    return made_once(tmp_path_factory, "student_release", release_with_downloads)
+
+
 @pytest.fixture
 def course_copy(released_course, tmp_path):
     """A released course of this test's own."""

@@ -1,11 +1,8 @@
 """Students get no answers: the wheel and the student zip that ``release`` writes, and the student-safe files they
 are built from (all a sandbox can read of the kit), hold no definition of an exercise, no line of the hidden
 checks or the references and no line of a solution (tests/release/leaks.py says what each is)."""
-import shutil
-
 import pytest
 
-from grader.api import release
 from grader.boundary import student_files
 from grader.checks.registry import exercise_names
 from grader.release.wheel import wheel_name
@@ -15,12 +12,9 @@ from .leaks import exercises, files_of, hidden_lines, leaks, solution_lines
 
 
 @pytest.fixture(scope="module")
-def downloads(tmp_path_factory):
+def downloads(student_release):
     """The ``downloads/`` folder of a course released from the kit's solutions: the wheel and the student zip."""
-    course = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    shutil.copytree(SOLUTIONS, course / "solutions" / "self_attention")
-    return release(course, "self_attention").parent
+    return student_release / "downloads"
 
 
 @pytest.mark.slow

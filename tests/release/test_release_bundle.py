@@ -1,18 +1,16 @@
 """``release``: the student bundle holds the exercises and the student package (a wheel), and nothing hidden;
 the wheel asks for minimum versions only. tests/test_student_install.py installs it into students' environments."""
 import platform
-import shutil
 import zipfile
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from grader.api import release
 from grader.checks.registry import notebooks
 from grader.release.wheel import wheel_name
 
-from ..conftest import ROOT, SOLUTIONS
+from ..conftest import ROOT
 from ..hidden_lines import hidden_test_lines, solution_lines, text_files
 
 pytestmark = pytest.mark.slow
@@ -21,11 +19,9 @@ TOP = "self_attention-student"
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    course = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    shutil.copytree(SOLUTIONS, course / "solutions" / "self_attention")
-    path = release(course, "self_attention")
+def bundle(student_release, tmp_path_factory):
+    course = student_release
+    path = course / "downloads" / "self_attention-student.zip"
     unzipped = tmp_path_factory.mktemp("student")
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
