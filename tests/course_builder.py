@@ -15,7 +15,7 @@ from nbgrader.api import Gradebook
 
 from grader.course import Course, venv_on_path
 from grader.demo.fill import fill, reference_answers
-from grader.demo.run import new_course
+from grader.demo.run import ROOT, new_course
 
 ASSIGNMENT = "self_attention"
 BASICS = "01_attention_basics.ipynb"
@@ -72,6 +72,20 @@ def submit(course, student, nb, notebook=BASICS):
         (folder / notebook).write_text(nb)
     else:
         nbformat.write(nb, folder / notebook)
+
+
+def worth(notebook, *exercises):
+    """What the released ``notebook`` is worth (its test cells' points), or ``exercises`` of it: read from the
+    committed release, so that a new exercise changes no test's numbers."""
+    points = dict(Course.at(ROOT).released_exercises()[notebook])
+    return sum(points[name] for name in exercises or points)
+
+
+def visible_checks(notebook):
+    """(exercises, visible checks) of the released ``notebook``, as the self-check counts them."""
+    from grader.checks.registry import visible_parts
+    names = [name for name, _ in Course.at(ROOT).released_exercises()[notebook]]
+    return len(names), sum(len(visible_parts(name)) for name in names)
 
 
 def graded_cell(nb, name):

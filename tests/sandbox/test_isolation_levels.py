@@ -23,7 +23,7 @@ import pytest
 from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 
-from ..course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit
+from ..course_builder import ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit, worth
 from .attacks import ATTACKS, RIGHT, SECRET, SHARED_MEMORY, WALL_SPIES, WRONG
 from .leftovers import leftovers, processes_of
 
@@ -142,7 +142,7 @@ def graded(request, grader_user):
 def test_sound_submissions_keep_their_grades(graded):
     level, course, _ = graded
     found = records(course)
-    assert found["good"].score == 24 and found["good"].status == "graded"
+    assert found["good"].score == worth(BASICS) and found["good"].status == "graded"
     assert found["stubs"].score == 0
     assert all(r.isolation.startswith(f"{level};") for r in found.values()), {r.isolation for r in found.values()}
     with open(export(course, ASSIGNMENT), newline="") as table:
@@ -206,7 +206,8 @@ def test_grades_without_isolation_are_marked(grader_user, released_course):
                     timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
         found = records(course)
-        assert (found["good"].score, found["wrong"].score) == (24, 21)
+        full = worth(BASICS)
+        assert (found["good"].score, found["wrong"].score) == (full, full - worth(BASICS, "attention_scores"))
         assert {r.isolation.split(";")[0] for r in found.values()} == {"none"}
     finally:
         shutil.rmtree(course, ignore_errors=True)

@@ -3,7 +3,7 @@ the walls hold and nothing is left on the machine.
 
 One course is graded once with ``python -m grader autograde`` as root, its level forced to ``root``; every
 student but 'good' and 'stubs' carries one attack (tests/sandbox/attacks.py) in the answer to
-``attention_scores`` (3 points of notebook 01's 24). The unprivileged levels are tried in test_isolation_levels.py.
+``attention_scores`` (3 points of notebook 01's 24, today). The unprivileged levels are tried in test_isolation_levels.py.
 """
 import copy
 import csv
@@ -21,7 +21,7 @@ from grader.records import read_all
 from grader.course import Course
 
 from ..course_builder import (ASSIGNMENT, BASICS, autograde, exercise, make_course, records, submission, submit,
-                             graded_cell)
+                             graded_cell, worth)
 from .attacks import ATTACKS, SECRET, SHARED_MEMORY, WALL_SPIES, WRONG
 from .leftovers import leftovers, processes_of
 
@@ -73,7 +73,7 @@ def _release(course):
 def test_sound_submissions_keep_their_grades(graded):
     course, _ = graded
     found = records(course)
-    assert found["good"].score == 24 and found["good"].status == "graded" and not found["good"].tampered
+    assert found["good"].score == worth(BASICS) and found["good"].status == "graded" and not found["good"].tampered
     assert found["stubs"].score == 0 and not found["stubs"].tampered
     assert all("not implemented yet" in p.message for e in found["stubs"].exercises for p in e.parts)
 
