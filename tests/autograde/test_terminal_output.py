@@ -1,4 +1,6 @@
 """What the commands print: counts that add up, what was left out and why, the grade table's header and legend."""
+import pytest
+
 from grader.autograde import table
 from grader.autograde.run import summary as autograde_summary
 from grader.course import Course
@@ -65,14 +67,14 @@ def test_the_demo_class_has_names_and_emails_in_the_gradebook(tmp_path):
                      "zofia": ("Zofia", "Wiśniewska", "zofia.wisniewska@students.example.edu")}
 
 
-def test_one_grade_table_reads_the_gradebook_once_and_the_release_once(tmp_path, monkeypatch):
+@pytest.mark.slow
+def test_one_grade_table_reads_the_gradebook_once_and_the_release_once(course_copy, monkeypatch):
     """A course with a gradebook, a student and the release: one session of the gradebook, one read of each
     released notebook, however many notebooks, cells and verbs' helpers the table needs."""
     import contextlib
 
     from grader.checks import notebook
-    course = Course.at(new_course(tmp_path / "course"))
-    course.run_nbgrader("generate_assignment", "self_attention", "--force")
+    course = Course.at(course_copy)
     enrol(course, ["aisha"])
     opened, read = [], []
     real_gradebook, real_read = Course.gradebook, notebook.read
