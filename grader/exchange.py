@@ -40,12 +40,7 @@ class RegularFilesCollect(ExchangeCollect):
         """Write the regular files of ``source`` under ``clean``, until they pass nbgrader's limit on a submission."""
         found, refused = uploads.entries(source)
         written = 0
-        for entry in found:
-            try:
-                data = entry.read()
-            except uploads.Refused as error:
-                refused.append((entry.path.as_posix(), str(error)))
-                continue
+        for entry, data in uploads.read_each(found, refused):
             path = clean / entry.path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)

@@ -70,6 +70,16 @@ def entries(source):
     raise UsageError(f"{source} is neither a folder nor a zip file")
 
 
+def read_each(found, refused):
+    """(entry, its bytes) for each entry of ``found`` that reads as a regular file; each other one is added to
+    ``refused`` as (path, why)."""
+    for entry in found:
+        try:
+            yield entry, entry.read()
+        except Refused as error:
+            refused.append((entry.path.as_posix(), str(error)))
+
+
 def unzipped(entry):
     """([Entry], [(shown name, reason)]): the files of a zip that is itself an entry, named under it."""
     shown = entry.path.as_posix()

@@ -25,12 +25,7 @@ def find(folder, released):
     """Match the ``*.ipynb`` files under ``folder`` to ``released`` ({file name: set of test cell ids})."""
     uploaded, refused = _uploaded(folder)
     found, left = Found(), []
-    for entry in uploaded:
-        try:
-            data = entry.read()
-        except uploads.Refused as error:
-            refused.append((entry.path.as_posix(), str(error)))
-            continue
+    for entry, data in uploads.read_each(uploaded, refused):
         if entry.path.name in released and entry.path.name not in found.notebooks:
             found.notebooks[entry.path.name] = data
         else:
