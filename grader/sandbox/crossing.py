@@ -17,6 +17,13 @@ MAX_DEPTH = 20
 MAX_ITEMS = 100_000
 
 
+class _Missing:
+    """No such name in the student's namespace, or an iterator's end: said as ``{"missing": true}``."""
+
+
+MISSING = _Missing()
+
+
 class CannotCross(TypeError):
     """A value that has no crossing form."""
 

@@ -56,7 +56,7 @@ def _operation(handles, user_ns, request):
     """A function that does what ``request`` asks, on the student's objects."""
     if "lookup" in request:
         name = request["lookup"]
-        return lambda: user_ns[name] if name in user_ns else Missing
+        return lambda: user_ns[name] if name in user_ns else crossing.MISSING
     target = handles.decode({"__handle__": request["on"]})
     operation = request["do"]
     if operation == "call":
@@ -72,17 +72,10 @@ def _operation(handles, user_ns, request):
     if operation == "iter":
         return lambda: iter(target)
     if operation == "next":
-        return lambda: next(target, Missing)
+        return lambda: next(target, crossing.MISSING)
     if operation == "array":
         return lambda: np.asarray(target)
     raise ValueError(f"unknown request {str(operation)[:40]!r}")
-
-
-class _Missing:
-    """No such name, or an iterator's end."""
-
-
-Missing = _Missing()
 
 
 def answer(shell, handles, request, output_chars):
@@ -94,7 +87,7 @@ def answer(shell, handles, request, output_chars):
     sys.stdout, sys.stderr = StreamToOutputs(shell, "stdout"), StreamToOutputs(shell, "stderr")
     try:
         value = run()
-        reply = {"missing": True} if value is Missing else {"value": handles.encode(value)}
+        reply = {"missing": True} if value is crossing.MISSING else {"value": handles.encode(value)}
     except BaseException as error:  # the student's code raised (SystemExit and KeyboardInterrupt included)
         reply = {"raised": _raised(error)}
     finally:

@@ -41,8 +41,8 @@ class Student:
         self.fd, self.shell, self.malformed = fd, shell, None
 
     def ask(self, request):
-        """The value the student's process answers ``request`` with (MISSING for no such name or an iterator's
-        end); raises what the student's code raised."""
+        """The value the student's process answers ``request`` with (crossing.MISSING for no such name or an
+        iterator's end); raises what the student's code raised."""
         protocol.write(self.fd, {"ask": request})
         answer = protocol.read(self.fd, MAX_MESSAGE_BYTES)["answer"]
         for output in answer["outputs"]:  # a value the student's code showed is not the cell's: display data
@@ -56,7 +56,7 @@ class Student:
         if "raised" in answer:
             raise _error(answer["raised"])
         if "missing" in answer:
-            return MISSING
+            return crossing.MISSING
         try:
             return crossing.decode(answer["value"], self._other)
         except (ValueError, TypeError, KeyError) as error:
@@ -80,7 +80,7 @@ class Student:
 
 
 def _argument(value):
-    """What the judge can hand the student's code beside data: the student's own objects, and modules."""
+    """What the judge can hand the student's code beside data: the student's own objects."""
     if type(value) is Proxy:
         return {"__handle__": object.__getattribute__(value, "_number")}
     raise crossing.CannotCross(f"a {type(value).__name__} cannot be handed to the student's code from a test cell "
@@ -103,23 +103,16 @@ def _module(name):
 
 def _error(raised):
     """The exception the student's code raised, rebuilt here from its type's name, message and traceback."""
-    kind = BUILTINS.get(raised["type"])
-    try:
-        if not (isinstance(kind, type) and issubclass(kind, Exception)):
-            raise TypeError
-        error = kind(raised["message"])
-    except Exception:
-        error = StudentCodeError(f"{raised['type']}: {raised['message']}")
+    kind, error = BUILTINS.get(raised["type"]), None
+    if isinstance(kind, type) and issubclass(kind, Exception):
+        try:
+            error = kind(raised["message"])
+        except Exception:  # a type that takes other arguments (UnicodeDecodeError)
+            pass
+    error = error or StudentCodeError(f"{raised['type']}: {raised['message']}")
     if raised["traceback"]:
         error.add_note("Raised in your code:\n" + "".join(raised["traceback"]).rstrip())
     return error
-
-
-class _Missing:
-    """No such name in the student's process, or an iterator's end."""
-
-
-MISSING = _Missing()
 
 
 class Proxy:
@@ -161,7 +154,7 @@ class Proxy:
         iterator = self._ask("iter")
         if type(iterator) is not Proxy:
             raise TypeError("the student's object did not give an iterator")
-        while (item := iterator._ask("next")) is not MISSING:
+        while (item := iterator._ask("next")) is not crossing.MISSING:
             yield item
 
     def __array__(self, dtype=None, copy=None):
@@ -195,7 +188,7 @@ class StudentNames(dict):
             return BUILTINS[name]
         if name not in self.seen:
             self.seen[name] = self.student.ask({"lookup": name})
-        if self.seen[name] is MISSING:
+        if self.seen[name] is crossing.MISSING:
             raise KeyError(name)
         return self.seen[name]
 
