@@ -1,13 +1,16 @@
 """nbgrader configuration for the self-attention kit (the course root is this folder)."""
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades,
-                                    IgnorePattern, LimitOutput, OverwriteKernelspec, SaveAutoGrades)
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, ClearMarkScheme,
+                                    ClearOutput, ClearSolutions, ComputeChecksums, DeduplicateIds, GetGrades,
+                                    IgnorePattern, IncludeHeaderFooter, InstantiateTests, LimitOutput, LockCells,
+                                    OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.autograde.flags import FlagForReview
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
 from grader.exchange import RegularFilesCollect
 from grader.feedback.exporter import FeedbackExporter
 from grader.feedback.preprocessor import KitFeedback
+from grader.release.worth import WorthInTitle
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
 
@@ -21,6 +24,12 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedb
 # `nbgrader collect` (nbgrader's exchange) takes a submission's regular files only: a link a student put in the
 # exchange, to the course's solutions say, is left out and logged, never followed (see grader/exchange.py).
 c.ExchangeFactory.collect = RegularFilesCollect
+
+# The release: nbgrader's steps (its defaults, in its order), after the kit's one: what each notebook is worth,
+# written into its title from the cells' points (grader/release/worth.py).
+c.GenerateAssignment.preprocessors = [WorthInTitle, IncludeHeaderFooter, InstantiateTests, LockCells, ClearSolutions,
+                                      ClearOutput, CheckCellMetadata, ComputeChecksums, SaveCells, ClearHiddenTests,
+                                      ClearMarkScheme, ComputeChecksums, CheckCellMetadata]
 
 # Test cells: tampering is detected against the release, then the instructor's copy is graded;
 # a student who deletes a test cell is graded on the instructor's copy of it.

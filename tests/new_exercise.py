@@ -1,24 +1,41 @@
-"""A kit-style exercise added as the README's "Adding an exercise" says: its notebook and one visible checks module.
+"""A kit-style exercise added as the README's "Adding an exercise" says: its notebook and one exercise module.
 
-``attend(scores, values)`` takes a softmax of the scores over the keys and weighs the values with it. Its two
-parts weigh 2 points each, its test cell 3 points: the parts' points are weights, the cell sets the scale.
-It has no hidden checks, no wrong answer or misconception of its own and no mistake in the demo.
+``attend(scores, values)`` takes a softmax of the scores over the keys and weighs the values with it. Its module
+has two visible parts and two hidden ones (a gate on random score vectors, then random score matrices), the
+words of one misconception of its own (the softmax left out) and that misconception's wrong answer, written as
+an edit of the reference cell. Each part weighs 2 points, the test cell 3: the parts' points are weights, the
+cell sets the scale.
 """
 import nbformat
 
 from .notebooks.test_notebooks import TEST_CELL
 
 NAME, MODULE, NOTEBOOK, POINTS = "attend", "attend", "06_attend.ipynb", 3
+MISCONCEPTION = "attend_without_softmax"
 
 CHECKS = '''\
-"""Visible checks for 06_attend."""
+"""06 · Attending to values (06_attend.ipynb): its exercise's checks, written once."""
 import numpy as np
+import torch
 
-from .cases import Case, Part
-from .judges import expect
-from .plain import call
+from .. import reference
+from ..checks.cases import Case, Part
+from ..checks.judges import expect
+from ..checks.misconceptions import Misconception
+from ..checks.plain import call
+from ..hidden.catalogue import diagnosis
+from ..hidden.edits import edit, reference_cell
+from ..hidden.wrong_answers import Wrong, making
 
 NOTEBOOK = "06_attend.ipynb"
+
+MISCONCEPTIONS = (
+    Misconception(
+        "attend_without_softmax", "weighing the values by the raw scores",
+        "It looks like you multiplied the scores by the values without a softmax. The weights must be "
+        "non-negative and sum to 1 over the keys: take torch.softmax(scores, dim=-1) first.",
+        "Weighed the values by the raw scores, without a softmax."),
+)
 
 SCORES = np.array([[1.0, 2.0, 0.0], [0.5, 0.5, 3.0], [2.0, 1.0, 1.0]], dtype=np.float32)
 VALUES = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=np.float32)
@@ -30,19 +47,42 @@ def _softmax(x, axis=-1):
 
 
 def _one_query():
-    judge = expect("Tensor", _softmax(SCORES[0]) @ VALUES, "attend(scores, values) for one query")
+    judge = expect("Tensor", _softmax(SCORES[0]) @ VALUES, "attend(scores, values) for one query",
+                   diagnoses=[("attend_without_softmax", SCORES[0] @ VALUES)])
     return [Case("one query's scores [1, 2, 0]", judge, call(SCORES[0], VALUES))]
 
 
 def _every_query():
     judge = expect("Tensor", _softmax(SCORES) @ VALUES, "attend(scores, values)",
-                   diagnoses=[("softmax_dim0", _softmax(SCORES, axis=0) @ VALUES)])
+                   diagnoses=[("softmax_dim0", _softmax(SCORES, axis=0) @ VALUES),
+                              ("attend_without_softmax", SCORES @ VALUES)])
     return [Case("a (3, 3) matrix of scores", judge, call(SCORES, VALUES))]
 
 
-PARTS = {"attend": [Part("one query: a vector of scores", 2, _one_query),
-                    Part("every query: a matrix of scores, one softmax per row", 2, _every_query)]}
-POINTS = {"attend": 3}
+# ---- hidden: checks on random scores, compared with the reference solution ----
+def _random(*shape):
+    rng = np.random.default_rng(len(shape))
+    scores, values = (rng.standard_normal(s).astype(np.float32) for s in (shape, (shape[-1], 4)))
+    expected = reference.of(NOTEBOOK).attend(torch.from_numpy(scores), torch.from_numpy(values)).numpy()
+    wrong = diagnosis("attend_without_softmax", "attend", "no_softmax", torch.from_numpy(scores),
+                      torch.from_numpy(values))
+    judge = expect("Tensor", expected, f"attend on random scores of shape {shape}", diagnoses=wrong)
+    return [Case(f"random scores of shape {shape}", judge, call(scores, values))]
+
+
+WRONG_ANSWERS = (
+    *making("attend_without_softmax",
+        Wrong("attend", "no_softmax", edit(reference_cell("attend"), (
+            "torch.softmax(scores, dim=-1) @ values", "scores @ values")))),
+)
+
+
+PARTS = {"attend": [
+    Part("one query: a vector of scores", 2, _one_query),
+    Part("every query: a matrix of scores, one softmax per row", 2, _every_query),
+    Part("random score vectors", 2, lambda: _random(5), gate=True, hidden=True),
+    Part("random score matrices", 2, lambda: _random(4, 6), hidden=True),
+]}
 '''
 
 SOLUTION = '''\
@@ -55,9 +95,11 @@ def attend(scores, values):
 ANSWERS = {  # student: their answer cell, or None for the released stub left as it is
     "stub": None,
     "wrong": "def attend(scores, values):\n    return torch.softmax(scores, dim=0) @ values",  # softmax_dim0
+    "no_softmax": "def attend(scores, values):\n    return scores @ values",  # the module's own misconception
     "right": "def attend(scores, values):\n    return torch.softmax(scores, dim=-1) @ values",
 }
-SCORES = {"stub": 0, "wrong": 1.5, "right": 3}  # the wrong answer passes one part of two: half the cell's points
+# softmax_dim0 is right on one query (a vector) only: half the parts, so half the cell's points.
+SCORES = {"stub": 0, "wrong": 1.5, "no_softmax": 0, "right": 3}
 
 
 def _nbgrader(grade_id, *, solution=False, points=None):
@@ -78,6 +120,6 @@ def notebook():
 
 
 def add_to(kit):
-    """Add the exercise to a copy of the kit: its notebook and its checks module, nothing else."""
+    """Add the exercise to a copy of the kit: its notebook and its exercise module, nothing else."""
     nbformat.write(notebook(), kit / "solutions" / "self_attention" / NOTEBOOK)
-    (kit / "grader" / "checks" / f"{MODULE}.py").write_text(CHECKS)
+    (kit / "grader" / "exercises" / f"{MODULE}.py").write_text(CHECKS)

@@ -5,7 +5,7 @@ import nbformat
 
 from grader.demo.broken import broken_answer, comment_out_demos, tamper
 from grader.demo.cells import grade_id
-from grader.demo.generate import RELEASE, SOLUTIONS, Course
+from grader.demo.generate import RELEASE, SOLUTIONS, DemoNotebooks
 
 from .course_builder import BASICS, autograde, make_course, submit
 
@@ -37,7 +37,7 @@ def review_class(released, folder):
     """(course, the exercise broken for slow and crash, autograde's finished process), graded in a copy of the
     ``released`` course."""
     course = make_course(released, folder)
-    kit = Course(RELEASE, SOLUTIONS)
+    kit = DemoNotebooks(RELEASE, SOLUTIONS)
     name = broken_exercise(kit)
     submit(course, "good", notebook_01(kit))
     submit(course, "slow", notebook_01(kit, name, "loop_call"))

@@ -78,7 +78,7 @@ class Part:
     title: str
     points: float
     cases: Callable[[], list]
-    hidden: bool = False  # set for the parts of the hidden checks package, never by hand
+    hidden: bool = False  # run at grading only; the student's copy of the module does not hold it
     gate: bool = False  # failing it zeroes the exercise: the answer does not compute in general
     requires: frozenset = frozenset()  # kinds of requirement (keys of REQUIREMENTS) its cases grade
 
@@ -89,12 +89,15 @@ class Part:
             raise ValueError(f"unknown requirement kinds {sorted(unknown)} in part {self.title!r}")
 
 
-def known_random_batches(titles, known, cases, random, batches, requires=(), random_requires=("shape",)):
-    """Parts of weight 1 on ``known()``, ``cases(*random)`` (the gate) and ``cases(*batches)``, all ``requires``."""
+def known_random_batches(titles, known, cases, random, batches, requires=(), random_requires=("shape",),
+                         hidden=False):
+    """Parts of weight 1 on ``known()``, ``cases(*random)`` (the gate) and ``cases(*batches)``, all ``requires``
+    and all ``hidden`` or visible."""
     known_title, random_title, batches_title = titles
-    return [Part(known_title, 1, known, requires=requires),
-            Part(random_title, 1, functools.partial(cases, *random), gate=True, requires={*requires, *random_requires}),
-            Part(batches_title, 1, functools.partial(cases, *batches), requires={*requires, "batch"})]
+    return [Part(known_title, 1, known, requires=requires, hidden=hidden),
+            Part(random_title, 1, functools.partial(cases, *random), gate=True, requires={*requires, *random_requires},
+                 hidden=hidden),
+            Part(batches_title, 1, functools.partial(cases, *batches), requires={*requires, "batch"}, hidden=hidden)]
 
 
 @dataclass

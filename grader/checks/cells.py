@@ -19,6 +19,12 @@ def cell_points(cell):
     return float(nbgrader_metadata(cell).get("points", 0))
 
 
+def points_by_exercise(nb):
+    """{exercise: its test cell's points} of a notebook's kit test cells: nbgrader's metadata, where an instructor
+    sets them."""
+    return {kit_exercise(cell): cell_points(cell) for cell in nb.get("cells", []) if kit_exercise(cell)}
+
+
 def kit_exercise(cell):
     """The kit exercise a test cell grades (its grade_id is ``<exercise>_test``), or None."""
     return exercise_of_grade_id(nbgrader_metadata(cell).get("grade_id", "")) if is_test_cell(cell) else None

@@ -2,7 +2,8 @@
 from .cases import CouldNotCheck
 from .running import grade_locally
 from .scoring import gate_note, scaled, total_score
-from .registry import exercise_points, visible_parts
+from .notebook import exercise_points
+from .registry import visible_parts
 from .wording import counts_of, headline, likely_mistake, wrap
 from .misconceptions import MISCONCEPTIONS
 

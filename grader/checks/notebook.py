@@ -1,7 +1,9 @@
 """A notebook's cells, read as plain JSON, and where the kit's exercises stand among them."""
+import functools
 import json
 
-from .cells import is_test_cell, kit_exercise
+from . import registry
+from .cells import is_test_cell, kit_exercise, points_by_exercise
 
 
 class Node(dict):
@@ -39,3 +41,17 @@ def sources_before(nb, name):
         elif cell.cell_type == "code":
             sources.append(cell.source)
     return sources
+
+
+def exercise_points(name):
+    """What exercise ``name`` is worth in its notebook: its test cell's points; its parts' points are weights on
+    that scale. The student's copy of its module says (``POINTS``); in the kit, the solution notebook does."""
+    module = registry.module_of(name)
+    return module.POINTS[name] if hasattr(module, "POINTS") else solution_points()[name]
+
+
+@functools.cache
+def solution_points():
+    """{exercise: points} of the kit's solution notebooks' test cells."""
+    return {name: points for path in sorted(registry.SOLUTIONS.glob("*/*.ipynb"))
+            for name, points in points_by_exercise(read(path)).items()}

@@ -1,52 +1,63 @@
-"""Where each exercise's checks live, found rather than listed: every module of a checks package
-that names its notebook (``NOTEBOOK``) and gives its exercises' parts (``PARTS``); a visible
-module also says what each exercise is worth (``POINTS``), as the student's copy holds no hidden part."""
+"""Where each exercise's checks live, found rather than listed: every module of ``grader.exercises`` that names
+its notebook (``NOTEBOOK``) and gives its exercises' parts (``PARTS``).
+
+The kit's modules hold the hidden parts too; the student's copies, which the release compiles
+(grader/release/compile.py), hold the visible parts only, and what each exercise is worth (``POINTS``), which the
+build reads from the test cells' metadata (grader/checks/notebook.py reads it in the kit).
+"""
 import functools
 import importlib
+import pathlib
 import pkgutil
 
-
-@functools.cache
-def modules(package):
-    """{module name: module} of the checks modules in ``package``, in name order."""
-    found = {}
-    for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{package}.{info.name}")
-        if hasattr(module, "NOTEBOOK") and hasattr(module, "PARTS"):
-            found[info.name] = module
-    return found
+PACKAGE = "grader.exercises"
+SOLUTIONS = pathlib.Path(__file__).resolve().parents[2] / "solutions"  # the kit's own, beside the package
 
 
 @functools.cache
-def _parts(package):
-    return {name: (module, parts) for module in modules(package).values() for name, parts in module.PARTS.items()}
+def modules():
+    """{module name: module} of the exercise modules, in their notebooks' order."""
+    package = importlib.import_module(PACKAGE)
+    found = [importlib.import_module(f"{PACKAGE}.{info.name}") for info in pkgutil.iter_modules(package.__path__)]
+    found = sorted((m for m in found if hasattr(m, "NOTEBOOK") and hasattr(m, "PARTS")), key=lambda m: m.NOTEBOOK)
+    return {module.__name__.rpartition(".")[2]: module for module in found}
+
+
+@functools.cache
+def _parts():
+    return {name: (module, parts) for module in modules().values() for name, parts in module.PARTS.items()}
 
 
 def notebooks():
     """The notebooks that have kit exercises, in order."""
-    return sorted({module.NOTEBOOK for module in modules("grader.checks").values()})
+    return sorted({module.NOTEBOOK for module in modules().values()})
 
 
 def visible_parts(name):
     """The checks a student may see and run, for one exercise."""
-    return _parts("grader.checks")[name][1]
+    return [part for part in _parts()[name][1] if not part.hidden]
 
 
-def exercise_points(name):
-    """What exercise ``name`` is worth in its notebook: its test cell's points (a test holds the two to agree);
-    its parts' points are weights on that scale."""
-    return _parts("grader.checks")[name][0].POINTS[name]
+def hidden_parts(name):
+    """The hidden checks of one exercise (none in the student's copy, or for an exercise with visible ones only)."""
+    found = _parts().get(name)
+    return [part for part in found[1] if part.hidden] if found else []
 
 
 def exercise_names():
-    return list(_parts("grader.checks"))
+    return list(_parts())
+
+
+def module_of(name):
+    """The exercise module that holds exercise ``name``'s parts."""
+    return _parts()[name][0]
 
 
 def notebook_of(name):
-    return _parts("grader.checks")[name][0].NOTEBOOK
+    return _parts()[name][0].NOTEBOOK
 
 
 def exercise_of_grade_id(grade_id):
     """The exercise a test cell grades: its grade_id is the exercise name followed by ``_test``."""
     name = grade_id.removesuffix("_test")
-    return name if name in _parts("grader.checks") else None
+    return name if name in _parts() else None

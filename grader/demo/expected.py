@@ -9,7 +9,8 @@ import re
 from ..records import GRADED
 from ..checks.running import grade_locally
 from ..checks.scoring import scaled
-from ..checks.registry import exercise_points, visible_parts
+from ..checks.notebook import exercise_points
+from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
 from ..checks.in_process import run_code_cells
 from ..checks.notebook import exercise_cells, sources_before

@@ -18,7 +18,7 @@ SOLUTIONS = ROOT / "solutions" / "self_attention"
 CALL_BREAKERS = ("loop_call", "crash_call")
 
 
-class Course:
+class DemoNotebooks:
     """The release and solution notebooks, and what the generator needs from them."""
 
     def __init__(self, release, solutions):
@@ -84,7 +84,7 @@ def make_class(out_dir, seed=0, release=RELEASE, solutions=SOLUTIONS):
     out_dir = pathlib.Path(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise FileExistsError(f"{out_dir} is not empty")
-    course = Course(release, solutions)
+    course = DemoNotebooks(release, solutions)
     students = make_roster(seed, course.exercises(), course.safe())
     grades = {}
     for student in students:

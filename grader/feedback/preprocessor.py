@@ -14,7 +14,7 @@ from ..checks.registry import exercise_of_grade_id
 from ..course import Course
 from ..records import read, record_path
 from ..checks.notebook import sources_before
-from ..tutor.hidden import clear_hidden_tests
+from ..tutor.hidden_tests import clear_hidden_tests
 from ..tutor.page import exercise_html, exercise_text, notebook_notes
 from .invalid import invalid_notice
 

@@ -2,7 +2,7 @@
 
 Scores are the gradebook's, as :func:`grader.grades.course_grades` reads them; the words are the
 feedback page's (:mod:`grader.tutor.page`), and a plain test cell's outputs with its hidden lines
-taken out (:mod:`grader.tutor.hidden`). ``output`` may speak of hidden checks (what they expected,
+taken out (:mod:`grader.tutor.hidden_tests`). ``output`` may speak of hidden checks (what they expected,
 what came back, never their source); ``visible_output`` speaks of the visible checks only, for
 before grades are published.
 """
@@ -18,7 +18,7 @@ from ..gradebook import TEST
 from ..hidden import hidden_parts
 from ..statuses import GRADED, NEEDS_MANUAL
 from ..checks.notebook import sources_before
-from ..tutor.hidden import ANSI, clear_hidden_tests, hidden_lines
+from ..tutor.hidden_tests import ANSI, clear_hidden_tests, hidden_lines
 from ..tutor.page import exercise_text
 
 

@@ -1,20 +1,9 @@
-"""Hidden checks: known outputs, randomised comparisons with the reference, properties.
+"""Hidden checks: the machinery behind the exercises' hidden parts (grader/exercises/), for the instructor only.
 
-Instructor-only: never released to students, never imported inside a sandbox. Each module
-gives the hidden parts (``PARTS``) of the exercises of one notebook (``NOTEBOOK``): a part is
-hidden because it lives here, and :func:`hidden_parts` marks it so.
+Never released to students, never imported inside a sandbox: the release compiles each exercise module
+without its hidden parts (grader/release/compile.py), and a sandbox cannot read this package.
 """
-import dataclasses
-import functools
-
-from ..checks.registry import _parts
-
-
-@functools.cache
-def hidden_parts(name):
-    """The hidden parts of exercise ``name`` (none, for an exercise with visible checks only)."""
-    found = _parts(__name__).get(name)
-    return [dataclasses.replace(part, hidden=True) for part in found[1]] if found else []
+from ..checks.registry import hidden_parts
 
 
 def check_hidden(grade):

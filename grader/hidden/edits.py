@@ -8,7 +8,7 @@ import functools
 
 from ..checks.notebook import read
 from ..demo.fill import reference_answers
-from ..reference import SOLUTIONS
+from ..checks import registry
 
 # The notebooks' imports, by the name each binds.
 IMPORTS = {"plt": "import matplotlib.pyplot as plt", "np": "import numpy as np", "torch": "import torch",
@@ -18,7 +18,7 @@ IMPORTS = {"plt": "import matplotlib.pyplot as plt", "np": "import numpy as np",
 @functools.cache
 def _reference_cells():
     """{exercise: its answer cell} from every solution notebook."""
-    return {name: source for path in sorted(SOLUTIONS.glob("*/*.ipynb"))
+    return {name: source for path in sorted(registry.SOLUTIONS.glob("*/*.ipynb"))
             for name, source in reference_answers(read(path)).items()}
 
 

@@ -5,13 +5,12 @@ Instructor-only, like the hidden checks: never released, never visible inside a 
 import contextlib
 import functools
 import io
-import pathlib
 
+from ..checks import registry
 from ..checks.cells import is_test_cell
 from ..checks.in_process import run_cell
 from ..checks.notebook import read
 
-SOLUTIONS = pathlib.Path(__file__).resolve().parents[2] / "solutions"
 
 
 class Solutions:
@@ -37,7 +36,7 @@ def namespace(notebook):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    path = next(SOLUTIONS.glob(f"*/{notebook}"))
+    path = next(registry.SOLUTIONS.glob(f"*/{notebook}"))
     names = {"__name__": f"solutions.{path.stem}"}
     with contextlib.redirect_stdout(io.StringIO()):
         for cell in read(path).cells:

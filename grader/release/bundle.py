@@ -2,7 +2,7 @@
 import zipfile
 
 from . import requirements, student_files
-from .wheel import build_wheel
+from .wheel import build_wheel, course_points
 
 
 def bundle_path(course):
@@ -29,7 +29,7 @@ def write_bundle(course):
     """Build the student wheel into ``downloads/``, then zip the student files under one top folder,
     ``<assignment>-student/``; return the zip's path."""
     path = bundle_path(course)
-    wheel = build_wheel(course.downloads)
+    wheel = build_wheel(course.downloads, course_points(course))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in student_files_of(course, wheel).items():
             archive.writestr(f"{course.assignment}-student/{name}", data)

@@ -5,7 +5,8 @@ from _pytest._code.code import TerminalRepr
 from ..checks.grade import format_results, grader_problem
 from ..checks.in_process import run_code_cells
 from ..checks.notebook import exercise_cells, read
-from ..checks.registry import exercise_points, visible_parts
+from ..checks.cells import points_by_exercise
+from ..checks.registry import visible_parts
 from ..checks.running import grade_locally
 from ..checks.wording import headline, wrap
 
@@ -31,8 +32,10 @@ class NotebookFile(pytest.File):
             checked.setdefault(name, None if obj is None else grade_locally(visible_parts(name), obj, sources))
 
         run_code_cells(nb, self.path.parent, at_test=check_here)
+        worth = points_by_exercise(nb)  # the test cells' metadata, as nbgrader reads it
         for position, name in enumerate(exercises):
-            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position)
+            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position,
+                                           points=worth[name])
 
 
 class ExerciseFailed(Exception):
@@ -63,21 +66,21 @@ class ExerciseReport(TerminalRepr):
 class ExerciseItem(pytest.Item):
     """One exercise: its visible checks, said as the test cell says them."""
 
-    def __init__(self, *, results, position, **kwargs):
+    def __init__(self, *, results, position, points, **kwargs):
         super().__init__(**kwargs)
-        self.results = results
+        self.results, self.points = results, points
         self.user_properties.append(("position", position))  # the summary lists exercises in notebook order
 
     def runtest(self):
         checks = len(visible_parts(self.name)) if self.results is None else len(self.results)
         passed = 0 if self.results is None else sum(r.failure is None for r in self.results)
-        self.user_properties += [("visible_checks", (passed, checks)), ("points", exercise_points(self.name))]
+        self.user_properties += [("visible_checks", (passed, checks)), ("points", self.points)]
         if self.results is None:
             missing = f"{self.name} does not exist when its test cell is reached: run its cell, and keep its name " \
                 "as given."
             raise ExerciseFailed(wrap(missing), missing)
-        report = format_results(self.name, self.results, exercise_points(self.name), complete=False)
-        summary = headline(self.name, ((passed, checks), None), exercise_points(self.name))
+        report = format_results(self.name, self.results, self.points, complete=False)
+        summary = headline(self.name, ((passed, checks), None), self.points)
         if problem := grader_problem(self.name, self.results):
             raise ExerciseFailed(report + "\n" + wrap(f"{problem}. This is a problem of the grader, not of your "
                                                        "code: tell your instructor."), f"{summary}; {problem}")

@@ -22,13 +22,16 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 BASICS, CAUSAL, EXTRA = "01_attention_basics.ipynb", "04_causal_self_attention.ipynb", "06_extra.ipynb"
 
-VISIBLE_CHECKS = '''
-"""Visible checks for 06_extra."""
+EXTRA_CHECKS = '''
+"""06 · Extra exercises (06_extra.ipynb): a visible part, and a hidden one that compares with the solution
+notebook's own row_sums."""
 import numpy as np
+import torch
 
-from .cases import Case, Part
-from .judges import array_of, close
-from .plain import TensorArg
+from .. import reference
+from ..checks.cases import Case, Part
+from ..checks.judges import array_of, close
+from ..checks.plain import TensorArg
 
 NOTEBOOK = "06_extra.ipynb"
 
@@ -41,34 +44,20 @@ def _small():
     return [Case("a (2, 3) matrix", judge, {"args": (TensorArg(x),), "kwargs": {}})]
 
 
-PARTS = {"row_sums": [Part("sums each row of a (2, 3) matrix", 1, _small)]}
-POINTS = {"row_sums": 3}
-'''
-
-HIDDEN_CHECKS = '''
-"""Hidden checks for 06_extra: the reference is the solution notebook's own row_sums."""
-import numpy as np
-import torch
-
-from .. import reference
-from ..checks.cases import Case, Part
-from ..checks.judges import array_of, close
-from ..checks.plain import TensorArg
-
-NOTEBOOK = "06_extra.ipynb"
-ref = reference.of(NOTEBOOK)
-
-
+# ---- hidden ----
 def _random():
     x = np.random.default_rng(0).standard_normal((2, 4, 5)).astype(np.float32)
-    expected = ref.row_sums(torch.from_numpy(x)).numpy()
+    expected = reference.of(NOTEBOOK).row_sums(torch.from_numpy(x)).numpy()
 
     def judge(outcome):
         close(array_of(outcome, "Tensor", (2, 4), "floating", "row_sums(x)"), expected, "row_sums(x)")
     return [Case("a batch (2, 4, 5)", judge, {"args": (TensorArg(x),), "kwargs": {}})]
 
 
-PARTS = {"row_sums": [Part("sums the last dimension of a batch", 2, _random, gate=True)]}
+PARTS = {"row_sums": [
+    Part("sums each row of a (2, 3) matrix", 1, _small),
+    Part("sums the last dimension of a batch", 2, _random, gate=True, hidden=True),
+]}
 '''
 
 # The annotated Transformer's way: a helper named `attention`, which notebook 04's own code later
@@ -123,8 +112,7 @@ def extend(kit):
                              "### END HIDDEN TESTS", 1)])
     extra.metadata["kernelspec"] = basics.metadata["kernelspec"]
     nbformat.write(extra, kit / "solutions" / ASSIGNMENT / EXTRA)
-    (kit / "grader" / "checks" / "extra.py").write_text(VISIBLE_CHECKS.lstrip())
-    (kit / "grader" / "hidden" / "extra.py").write_text(HIDDEN_CHECKS.lstrip())
+    (kit / "grader" / "exercises" / "extra.py").write_text(EXTRA_CHECKS.lstrip())
 
 
 def submission(kit, notebook, answers):

@@ -1,7 +1,9 @@
-"""An exercise added with two files, its notebook and one visible checks module (tests/new_exercise.py), in a copy
-of the kit: the kit's own tests pass there counting it, and nbgrader's gradebook grades a stub, a wrong answer
-and a right one on the test cell's scale (its parts weigh 2 + 2 points, its cell 3)."""
+"""An exercise added with two files, its notebook and one exercise module with hidden parts and a misconception of
+its own (tests/new_exercise.py), in a copy of the kit: the kit's own tests pass there counting it, the student's
+copy of the module holds its visible parts only, and nbgrader's gradebook grades a stub, two wrong answers and a
+right one on the test cell's scale (its four parts weigh 2 points each, its cell 3)."""
 import html
+import zipfile
 
 import nbformat
 import pytest
@@ -77,7 +79,8 @@ def test_the_records_diagnose_the_wrong_answer_and_say_the_stub_is_not_implement
     assert {student: (e.score, e.max_score) for student, e in found.items()} == \
         {student: (score, POINTS) for student, score in SCORES.items()}
     assert all("not implemented yet" in part.message for part in found["stub"].parts)
-    assert [part.misconception for part in found["wrong"].parts if part.score < part.points] == ["softmax_dim0"]
+    assert [part.misconception for part in found["wrong"].parts if part.score < part.points][0] == "softmax_dim0"
+    assert {part.misconception for part in found["no_softmax"].parts} == {new_exercise.MISCONCEPTION}
 
 
 def test_the_feedback_names_the_mistake(graded, kit):
@@ -85,6 +88,9 @@ def test_the_feedback_names_the_mistake(graded, kit):
     pages = {student: html.unescape((kit / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html"))
                                     .read_text()) for student in SCORES}
     assert MISCONCEPTIONS["softmax_dim0"].explanation in " ".join(pages["wrong"].split())
+    own = run(kit, "-c", f"from grader.checks.misconceptions import MISCONCEPTIONS as M; "
+                         f"print(M['{new_exercise.MISCONCEPTION}'].explanation)").stdout.strip()
+    assert own and own in " ".join(pages["no_softmax"].split())
     assert "not implemented yet" in pages["stub"] and "Likely mistake" not in pages["right"]
 
 
@@ -93,6 +99,17 @@ def test_gradescope_gives_the_gradebooks_scores(graded, kit):
     entries = {g.student: [(t.score, t.max_score) for t in notebook_tests(1, g, None)]
                for g in course_grades(Course.at(kit)) if g.notebook == NOTEBOOK}
     assert entries == {student: [(score, POINTS)] for student, score in SCORES.items()}
+
+
+def test_the_student_package_holds_the_visible_parts_only(kit):
+    """The wheel that release builds in the copy: the new module's visible parts and its misconception's words, none
+    of its hidden parts or its wrong answer."""
+    run(kit, "-m", "grader", "release", "--course", str(kit))
+    wheel = next((kit / "downloads").glob("*.whl"))
+    with zipfile.ZipFile(wheel) as opened:
+        copy = opened.read(f"grader/exercises/{new_exercise.MODULE}.py").decode()
+    assert "def _one_query" in copy and "def _every_query" in copy and "attend_without_softmax" in copy
+    assert "_random" not in copy and "WRONG_ANSWERS" not in copy and "scores @ values" not in copy
 
 
 def test_the_students_self_check_says_what_the_cell_is_worth(kit):

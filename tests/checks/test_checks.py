@@ -3,11 +3,11 @@ import pytest
 
 from grader.checks.running import grade_locally
 from grader.checks.scoring import total_score
-from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
+from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.cells import is_test_cell
 from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
 from grader.demo.mistakes import WRONG_ANSWERS
-from grader.hidden.wrong_answers import BY_MISCONCEPTION
+from grader.hidden.wrong_answers import by_misconception
 from grader.reference import of as solutions_of
 from grader.hidden import hidden_parts
 from grader.checks.in_process import run_code_cells
@@ -99,7 +99,7 @@ def test_wrong_answer_loses_points_with_its_diagnosis(mistake):
 
 
 def test_every_misconception_has_wrong_answers_and_every_wrong_answer_a_name_of_its_own():
-    assert list(BY_MISCONCEPTION) == list(MISCONCEPTIONS) and all(BY_MISCONCEPTION.values())
+    assert list(by_misconception()) == list(MISCONCEPTIONS) and all(by_misconception().values())
     assert {m.exercise for m in WRONG_ANSWERS} <= set(exercise_names())
     assert len({(m.exercise, m.wrong.name) for m in WRONG_ANSWERS}) == len(WRONG_ANSWERS)
 
@@ -147,8 +147,8 @@ def test_torch_softmax_through_a_closure_loses_exactly_the_rule_point():
 
 
 def test_every_misconception_has_catalogue_words():
-    assert len(MISCONCEPTIONS) == len(CATALOGUE)
-    for entry in CATALOGUE:
+    assert len(MISCONCEPTIONS) == len(MISCONCEPTIONS.values())
+    for entry in MISCONCEPTIONS.values():
         assert " " in entry.title and entry.title != entry.key
         assert entry.explanation and entry.for_instructors
 

@@ -5,6 +5,7 @@ people read are checked: the checks' titles, case labels, messages and likely mi
 under a failed exercise, the statuses' reasons, the feedback page and the self-check's output.
 """
 import ast
+import textwrap
 import re
 
 import nbformat
@@ -14,7 +15,7 @@ from grader.autograde.jobs import judge_exercise
 from grader.checks.cases import CouldNotCheck, Mismatch, Part, PartResult
 from grader.checks.running import UNREADABLE, plan
 from grader.checks.scoring import BATCH_FIX, gate_note
-from grader.checks.misconceptions import CATALOGUE
+from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import exercise_names, visible_parts
 from grader.tutor.page import exercise_text, notebook_notes
 from grader.hidden import hidden_parts
@@ -26,7 +27,7 @@ from ..selfcheck.test_selfcheck import self_check
 
 INTERNAL = re.compile(r"\b(fixtures?|undefined|kernels?|probes?|units?|malformed|gates?)\b", re.I)
 # Modules whose string constants become the checks' messages, built as the checks run.
-MESSAGES = ["grader/checks", "grader/hidden", "grader/feedback", "grader/selfcheck", "grader/records"]
+MESSAGES = ["grader/checks", "grader/exercises", "grader/hidden", "grader/feedback", "grader/selfcheck", "grader/records"]
 
 
 def internal(texts):
@@ -35,7 +36,7 @@ def internal(texts):
 
 
 def test_the_checks_titles_labels_mistakes_and_notes_are_plain():
-    texts = [*(m.explanation for m in CATALOGUE), *(m.title for m in CATALOGUE), BATCH_FIX, UNREADABLE["reason"],
+    texts = [*(m.explanation for m in MISCONCEPTIONS.values()), *(m.title for m in MISCONCEPTIONS.values()), BATCH_FIX, UNREADABLE["reason"],
              CouldNotCheck("AttributeError", "no such thing").what]
     for name in exercise_names():
         for part, cases in plan(visible_parts(name) + hidden_parts(name)):
@@ -56,14 +57,23 @@ def test_the_reasons_given_for_a_score_that_is_not_real_are_plain():
     assert internal(texts) == []
 
 
+def _is_code(text):
+    """Python source, as a wrong answer's code or the lines it changes are (grader/exercises/), not a message."""
+    try:
+        ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return False
+    return True
+
+
 def string_constants(path):
-    """The string constants of a module that are sentences (not docstrings, not one-word identifiers)."""
+    """The string constants of a module that are sentences (not docstrings, not one-word identifiers, not code)."""
     tree = ast.parse(path.read_text())
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                   and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
     return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and id(node) not in docstrings and " " in node.value.strip()]
+            and id(node) not in docstrings and " " in node.value.strip() and not _is_code(node.value)]
 
 
 @pytest.mark.parametrize("folder", MESSAGES)
@@ -99,4 +109,4 @@ def test_the_glossary_catches_what_it_should():
     said = ["on the fixture's scores", "crashed the kernel", "Not graded (undefined)", "a probe's outcome"]
     assert internal(said + ["the notebook's example", "undefinedness", "probed"]) == said
     assert all(list((ROOT / folder).glob("*.py")) for folder in MESSAGES)  # the scan above is not of empty folders
-    assert "the notebook's example scores" in string_constants(ROOT / "grader" / "checks" / "step_by_step.py")
+    assert "the notebook's example scores" in string_constants(ROOT / "grader" / "exercises" / "step_by_step.py")

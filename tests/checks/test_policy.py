@@ -4,10 +4,10 @@ import pytest
 from grader.checks.cases import Mismatch
 from grader.checks.running import plan, run_locally
 from grader.checks.scoring import judge_parts
-from grader.checks.numpy_attention import numpy_only
+from grader.exercises.numpy_attention import numpy_only
 from grader.checks.policy import source_outcome
 from grader.checks.registry import visible_parts
-from grader.checks.step_by_step import not_shown_in_source
+from grader.exercises.step_by_step import not_shown_in_source
 
 NUMPY = "import numpy as np\n"
 GOOD_BODY = "    e = np.exp(x - x.max(axis=axis, keepdims=True))\n    return e / e.sum(axis=axis, keepdims=True)\n"

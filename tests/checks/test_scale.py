@@ -7,14 +7,18 @@ import pytest
 import torch
 from nbgrader.utils import determine_grade
 
-import grader.checks
+import grader.exercises
 from grader.autograde.outputs import exercise_record, kit_cell
-from grader.checks import check, registry
+from grader.checks import check, notebook, registry
 from grader.checks.running import grade_locally
 from grader.demo import expected
-from grader.hidden import check_hidden, hidden_parts
+from grader import reference
+from grader.checks.registry import hidden_parts
+from grader.hidden import check_hidden, edits
 
 from .. import new_exercise
+from ..conftest import SOLUTIONS
+from ..course_builder import ASSIGNMENT
 from ..new_exercise import NAME, POINTS, SCORES
 
 
@@ -22,7 +26,9 @@ def forget():
     """Make the registry look for the checks modules again."""
     registry.modules.cache_clear()
     registry._parts.cache_clear()
-    hidden_parts.cache_clear()
+    notebook.solution_points.cache_clear()
+    reference.namespace.cache_clear()
+    edits._reference_cells.cache_clear()
 
 
 @pytest.fixture(scope="module")
@@ -37,23 +43,30 @@ def answers():
 
 
 @pytest.fixture
-def attend(tmp_path):
-    """The exercise's checks module, found by the registry as grader/checks/attend.py would be."""
+def attend(tmp_path, monkeypatch):
+    """The exercise's module, found by the registry as grader/exercises/attend.py would be, and its notebook
+    among the solutions (a folder of links to the kit's, and the new one)."""
     (tmp_path / f"{new_exercise.MODULE}.py").write_text(new_exercise.CHECKS)
-    path = grader.checks.__path__
-    grader.checks.__path__ = [*path, str(tmp_path)]
+    solutions = tmp_path / "solutions" / ASSIGNMENT
+    solutions.mkdir(parents=True)
+    for notebook in (SOLUTIONS).glob("*.ipynb"):
+        (solutions / notebook.name).symlink_to(notebook)
+    nbformat.write(new_exercise.notebook(), solutions / new_exercise.NOTEBOOK)
+    monkeypatch.setattr(registry, "SOLUTIONS", solutions.parent)
+    path = grader.exercises.__path__
+    grader.exercises.__path__ = [*path, str(tmp_path)]
     forget()
     try:
         yield
     finally:
-        grader.checks.__path__ = path
-        sys.modules.pop(f"grader.checks.{new_exercise.MODULE}", None)
+        grader.exercises.__path__ = path
+        sys.modules.pop(f"grader.exercises.{new_exercise.MODULE}", None)
         forget()
 
 
 def test_the_registry_finds_the_module(attend):
-    assert NAME in registry.exercise_names() and registry.exercise_points(NAME) == POINTS
-    assert sum(p.points for p in registry.visible_parts(NAME)) == 4 and hidden_parts(NAME) == []
+    assert NAME in registry.exercise_names() and notebook.exercise_points(NAME) == POINTS
+    assert sum(p.points for p in registry.visible_parts(NAME)) == 4 and sum(p.points for p in hidden_parts(NAME)) == 4
 
 
 def scored_by_nbgrader(value):
@@ -84,7 +97,7 @@ def test_the_students_copy_says_the_cells_points(attend, answers, capsys):
            "grading" in said
 
 
-@pytest.mark.parametrize("student", ["stub", "wrong", "right"])
+@pytest.mark.parametrize("student", ["stub", "wrong", "no_softmax", "right"])
 def test_the_autograded_cell_and_its_record_are_on_the_cells_scale(attend, answers, student):
     results = grade_locally(registry.visible_parts(NAME) + hidden_parts(NAME), answers[student])
     cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "solution": False, "points": POINTS,
@@ -96,7 +109,20 @@ def test_the_autograded_cell_and_its_record_are_on_the_cells_scale(attend, answe
     assert (record.score, record.max_score) == (SCORES[student], POINTS)
 
 
-@pytest.mark.parametrize("student", ["stub", "wrong", "right"])
+@pytest.mark.parametrize("student", ["stub", "wrong", "no_softmax", "right"])
 def test_the_demo_expects_the_cells_scale(attend, answers, student):
     entry = expected.grade(NAME, answers[student], [])
     assert (entry["score"], entry["max_score"]) == (SCORES[student], POINTS)
+
+
+def test_the_modules_own_misconception_is_diagnosed_by_its_visible_and_hidden_parts(attend, answers):
+    """The wrong answer that the module writes as an edit of the reference cell is recognised on the hidden parts'
+    random inputs (by running it there), and the visible parts name the same mistake."""
+    from grader.checks.grade import format_results
+    from grader.checks.misconceptions import MISCONCEPTIONS
+    results = grade_locally(registry.visible_parts(NAME) + hidden_parts(NAME), answers["no_softmax"])
+    assert [(r.part.hidden, r.failure.misconception) for r in results] == \
+        [(False, new_exercise.MISCONCEPTION), (False, new_exercise.MISCONCEPTION), (True, new_exercise.MISCONCEPTION),
+         (True, new_exercise.MISCONCEPTION)]
+    said = " ".join(format_results(NAME, results, POINTS).split())
+    assert MISCONCEPTIONS[new_exercise.MISCONCEPTION].explanation in said

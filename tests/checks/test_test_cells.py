@@ -7,7 +7,8 @@ from nbgrader.utils import determine_grade
 
 from grader.autograde.outputs import kit_cell
 from grader.checks.running import grade_locally
-from grader.checks.registry import exercise_points, visible_parts
+from grader.checks.notebook import exercise_points
+from grader.checks.registry import visible_parts
 from grader.checks.wording import WIDTH, likely_mistake
 from grader.demo.fill import fill, reference_answers
 from grader.hidden import hidden_parts

@@ -19,7 +19,7 @@ from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
 from grader.checks.wording import likely_mistake
 from grader.demo.mistakes import WRONG_ANSWERS
-from grader.tutor.hidden import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
+from grader.tutor.hidden_tests import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
 from grader.course import Course

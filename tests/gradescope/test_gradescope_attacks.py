@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 # (a file read or written, the kit's references imported, root, the grader's environment, the network).
 CONTAINER_SPY = (
     "import os, pathlib, socket\nleaks = []\n"
-    "for path in ['{root}/results/results.json', '{root}/submission_metadata.json', '{kit}/grader/hidden/basics.py',\n"
+    "for path in ['{root}/results/results.json', '{root}/submission_metadata.json', '{kit}/grader/exercises/basics.py',\n"
     "             '{kit}/grader/reference/basics.py', '{kit}/solutions/self_attention/01_attention_basics.ipynb',\n"
     "             '{kit}/gradebook.db']:\n"
     "    try:\n        leaks += ['read ' + path] if pathlib.Path(path).read_bytes() else []\n"

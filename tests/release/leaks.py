@@ -2,8 +2,9 @@
 as source in a string), a line of the hidden checks or of the references, a line of a solution.
 
 The secrets are read from the instructor's files (the solution notebooks, ``grader/hidden/``,
-``grader/reference/``), less the lines that the released notebooks show anyway: nothing in the student package
-can excuse itself.
+``grader/reference/``, and each exercise module's hidden half: from its first ``# ---- hidden`` line to
+``PARTS``, and the parts marked ``hidden=True``), less the lines that the released notebooks show anyway:
+nothing in the student package can excuse itself.
 """
 import ast
 import io
@@ -42,15 +43,32 @@ def _released():
     return {line.strip() for nb in _notebooks(EXERCISES) for cell in nb.cells for line in cell.source.splitlines()}
 
 
+def _hidden_half(text):
+    """The numbers of an exercise module's hidden lines: from its first ``# ---- hidden`` line to ``PARTS``, and
+    the lines of the parts marked ``hidden=True`` in ``PARTS``."""
+    lines = text.splitlines()
+    start = next(n for n, line in enumerate(lines, 1) if line.startswith("# ---- hidden"))
+    parts = next(n for n, line in enumerate(lines, 1) if line.startswith("PARTS = {"))
+    marked = {n for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Call, ast.Starred))
+              and "hidden=True" in ast.unparse(node) and "Part(" in ast.unparse(node)[:30]
+              for n in range(node.lineno, node.end_lineno + 1)}
+    return set(range(start, parts)) | marked
+
+
 def hidden_lines():
-    """{line: where}: the lines of ``grader/hidden/`` and ``grader/reference/`` of ``HIDDEN_LINE`` characters or
-    more that the released notebooks do not hold, boilerplate (``_own``) and import statements left out."""
+    """{line: where}: the lines of ``grader/hidden/``, ``grader/reference/`` and the exercise modules' hidden halves
+    of ``HIDDEN_LINE`` characters or more that the released notebooks do not hold, boilerplate (``_own``) and
+    import statements left out."""
     released, found = _released(), {}
-    for path in sorted(path for folder in HIDDEN for path in (ROOT / folder).rglob("*.py")):
+    modules = sorted((ROOT / "grader" / "exercises").glob("[!_]*.py"))
+    for path in sorted(path for folder in HIDDEN for path in (ROOT / folder).rglob("*.py")) + modules:
         text = path.read_text()
         imports = {n for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Import, ast.ImportFrom))
                    for n in range(node.lineno, node.end_lineno + 1)}
+        hidden = _hidden_half(text) if path in modules else None
         for number, line in enumerate(text.splitlines(), 1):
+            if hidden is not None and number not in hidden:
+                continue
             if number not in imports and _own(line.strip(), HIDDEN_LINE) and line.strip() not in released:
                 found.setdefault(line.strip(), f"{path.relative_to(ROOT)}:{number}")
     return found

@@ -3,9 +3,9 @@ are built from (all a sandbox can read of the kit), hold no definition of an exe
 checks or the references and no line of a solution (tests/release/leaks.py says what each is)."""
 import pytest
 
-from grader.boundary import student_files
+from grader.boundary import exercise_modules
 from grader.checks.registry import exercise_names
-from grader.release.wheel import wheel_name
+from grader.release.wheel import student_sources, wheel_name
 
 from ..conftest import ROOT, SOLUTIONS
 from .leaks import exercises, files_of, hidden_lines, leaks, solution_lines
@@ -25,9 +25,17 @@ def test_what_students_download_holds_no_answer(downloads, download):
 
 
 def test_the_student_safe_files_hold_no_answer():
-    """What the wheel is built from and a sandbox can read (grader/boundary.py), without building anything."""
-    found = leaks({name: path.read_text() for name, path in student_files().items()})
+    """What the wheel is built from and a sandbox can read (grader/boundary.py), the exercise modules compiled as
+    the build compiles them, without building a wheel."""
+    found = leaks({name: data.decode() for name, data in student_sources().items()})
     assert found == [], found[:10]
+
+
+def test_the_exercise_modules_as_written_would_leak():
+    """The scan sees each kind of secret in the exercise modules as written: the build's compiling is what keeps
+    them out."""
+    found = leaks({name: path.read_text() for name, path in exercise_modules().items()})
+    assert {kind for _, kind, _ in found} >= {"hidden line", "source in a string"}
 
 
 def test_the_scan_finds_each_kind_of_answer_in_the_instructors_files():
@@ -37,4 +45,4 @@ def test_the_scan_finds_each_kind_of_answer_in_the_instructors_files():
     assert {what for _, kind, what in solutions if kind == "definition"} >= set(exercise_names())
     assert {kind for _, kind, _ in solutions} >= {"definition", "solution line"}
     hidden = leaks({path.name: path.read_text() for path in (ROOT / "grader" / "hidden").glob("*.py")})
-    assert {kind for _, kind, _ in hidden} >= {"hidden line", "source in a string"}
+    assert {kind for _, kind, _ in hidden} >= {"hidden line"}

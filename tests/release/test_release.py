@@ -1,5 +1,6 @@
 """The committed student notebooks are nbgrader's release of solutions/, and hold nothing hidden."""
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -8,6 +9,7 @@ import nbformat
 import pytest
 
 from grader.checks.registry import notebooks
+from grader.release.wheel import student_sources
 
 from ..conftest import EXERCISES, ROOT, SOLUTIONS
 
@@ -81,9 +83,18 @@ def test_student_side_never_imports_hidden_checks_or_references(path):
 
 
 @pytest.mark.slow
-def test_self_check_loads_no_hidden_module():
-    code = ("import sys, pytest; pytest.main(['-q', '-p', 'no:cacheprovider', sys.argv[1]]); "
-            "print(sorted(m for m in sys.modules if m.startswith('grader.hidden') or m.startswith('grader.reference')))")
-    out = subprocess.run([sys.executable, "-c", code, str(EXERCISES / "01_attention_basics.ipynb")],
-                         cwd=ROOT, capture_output=True, text=True).stdout
-    assert out.strip().splitlines()[-1] == "[]"
+def test_the_self_check_runs_on_the_student_package_alone(tmp_path):
+    """The student package as the build writes it, and nothing else of the kit on the path: the self-check runs a
+    notebook with it, and every module of the kit it loads is the package's."""
+    package = tmp_path / "package"
+    for name, data in student_sources().items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_bytes(data)
+    code = ("import sys, pytest; pytest.main(['-q', '-p', 'no:cacheprovider', '-p', 'grader.selfcheck.plugin', "
+            "sys.argv[1]]); print(sorted({m.__file__ for n, m in sys.modules.items() if n.split('.')[0] == 'grader'}))")
+    done = subprocess.run([sys.executable, "-c", code, str(EXERCISES / "01_attention_basics.ipynb")], cwd=tmp_path,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(package)})
+    *report, loaded = done.stdout.strip().splitlines()
+    assert "6 failed" in report[-1]  # the released stubs: every exercise checked, none passed
+    files = ast.literal_eval(loaded)
+    assert files and all(file.startswith(str(package)) for file in files), loaded

@@ -5,7 +5,7 @@ import re
 import bs4
 import pytest
 
-from grader.checks.misconceptions import CATALOGUE, MISCONCEPTIONS
+from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.report import write_report
 from grader.report.words import title
 from grader.grades import CellGrade, NotebookGrade
@@ -87,7 +87,7 @@ def test_misconceptions_are_named_in_the_catalogues_words_for_the_instructor(tmp
 
 
 def test_every_misconception_has_words_for_the_instructor_that_do_not_speak_to_the_student():
-    for entry in CATALOGUE:
+    for entry in MISCONCEPTIONS.values():
         assert entry.for_instructors and not re.search(r"\b(you|your)\b", entry.for_instructors, re.IGNORECASE), entry.key
 
 

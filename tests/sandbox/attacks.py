@@ -101,12 +101,16 @@ WALL_SPIES = {  # student: answer to attention_scores; full marks iff the wall h
         "               '/opt', '/srv', '/home', '/root', '/dev/mqueue', '{home}', '{course}']:\n"
         f"    try:\n        open(os.path.join(folder, '{PROBE_FILE}'), 'w').write('x')\n        leak = True\n"
         "    except OSError:\n        pass\n"),
-    "kitspy": _if_wall_holds(  # of the kit, only grader/boundary.py's student-safe part is readable
+    "kitspy": _if_wall_holds(  # of the kit, only grader/boundary.py's student-safe part is readable, and no
+        # instructor-only module is in the sandbox's memory (imported before the walls went up)
+        "import sys\n"
         "def _reads(path):\n    try:\n        return bool(open('{kit}/grader/' + path, 'rb').read())\n"
         "    except OSError:\n        return False\n"
         "leak = not (_reads('checks/__init__.py') and _reads('selfcheck/plugin.py')) or any(_reads(path) for path in\n"
         "    ['demo/run.py', 'autograde/jobs.py', 'records/__init__.py', 'sandbox/levels.py', 'hidden/__init__.py',\n"
-        "     'reference/__init__.py', 'api.py', 'boundary.py'])\n"),
+        "     'reference/__init__.py', 'api.py', 'boundary.py', 'exercises/basics.py', 'exercises/__init__.py'])\n"
+        "leak = leak or any(name.startswith(('grader.exercises', 'grader.hidden', 'grader.reference', 'grader.demo'))\n"
+        "                   for name in sys.modules)\n"),
 }
 SHARED_MEMORY = {  # like ATTACKS: a segment that would outlive its creator, to pass answers on
     "shm": ("import ctypes\nlibc = ctypes.CDLL(None)\n"

@@ -12,6 +12,7 @@ from grader.release.wheel import student_sources
 from grader.sandbox import isolation, levels
 
 KIT_PACKAGE = boundary.PACKAGE
+BUILT = student_sources()  # the student package's files, as the build writes them
 NOT_FOR_STUDENTS = ["demo", "autograde", "records", "hidden", "reference", "sandbox", "api.py", "gradebook.py"]
 
 
@@ -28,10 +29,16 @@ def is_student_safe(path):
     return any(a == path or a in path.parents for a in boundary.student_paths())
 
 
-def test_the_wheel_ships_exactly_the_student_safe_modules():
-    safe = {p.relative_to(boundary.KIT_ROOT).as_posix() for p in kit_files() if is_student_safe(p) and p.suffix == ".py"}
-    assert set(student_sources()) == safe
-    assert {"grader/__init__.py", "grader/checks/plain.py", "grader/selfcheck/plugin.py"} <= safe
+def test_what_a_sandbox_reads_of_the_kit_is_what_the_wheel_ships_and_the_rest_is_compiled():
+    """Every kit file a sandbox can read is in the built package, byte for byte; the built package's other files
+    are the exercise modules, which the build compiles (their source, with its hidden half, stays unreadable)."""
+    built = BUILT
+    readable = {p.relative_to(boundary.KIT_ROOT).as_posix(): p.read_bytes() for p in kit_files()
+                if is_student_safe(p) and p.suffix == ".py"}
+    assert {name: built.get(name) for name in readable} == readable
+    assert {name.rpartition("/")[0] for name in set(built) - set(readable)} == {"grader/exercises"}
+    assert set(built) - set(readable) == {"grader/exercises/__init__.py", *boundary.exercise_modules()}
+    assert {"grader/__init__.py", "grader/checks/plain.py", "grader/selfcheck/plugin.py"} <= set(readable)
 
 
 def test_namespace_levels_cover_everything_of_the_kit_but_the_student_safe_part(tmp_path):
@@ -48,12 +55,12 @@ def test_landlock_reads_nothing_of_the_kit_but_the_student_safe_part(tmp_path):
     assert of_the_kit == set(boundary.student_paths())
 
 
-@pytest.mark.parametrize("path", sorted(boundary.student_files().values()), ids=lambda p: p.name)
-def test_student_safe_modules_import_nothing_of_the_kit_outside_the_boundary(path):
+@pytest.mark.parametrize("name", sorted(BUILT))
+def test_student_safe_modules_import_nothing_of_the_kit_outside_the_boundary(name):
     """What the wheel ships must import within the wheel: anything else would be missing on a student's machine."""
-    package = path.parent.relative_to(boundary.KIT_ROOT).parts
+    package = tuple(name.split("/")[:-1])
     outside = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(BUILT[name])):
         names = []
         if isinstance(node, ast.ImportFrom):
             base = package[:len(package) - node.level + 1] if node.level else ()
@@ -62,7 +69,8 @@ def test_student_safe_modules_import_nothing_of_the_kit_outside_the_boundary(pat
             names = [alias.name for alias in node.names]
         for name in names:
             parts = name.strip(".").split(".")
-            if parts[0] == "grader" and not (len(parts) == 1 or parts[1] in boundary.STUDENT_PACKAGES):
+            if parts[0] == "grader" and not (len(parts) == 1 or parts[1] in (*boundary.STUDENT_PACKAGES,
+                                                                              boundary.EXERCISES)):
                 outside.append(name)
     assert outside == []
 
