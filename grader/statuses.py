@@ -23,6 +23,12 @@ class Status:
     exercise: str | None = None  # why an exercise or a test cell has no real score, for the student
     notebook: str | None = None  # why a notebook has no real score, for the student
     happened: str | None = None  # what happened to a cell or a check the sandbox could not run
+    cause: str | None = None     # what usually causes it, for the student
+    to_try: str | None = None    # what the student can try before asking for a regrade
+
+
+PENDING = ("Your score here is 0 for now, not final: your instructor is told, and will grade this again or by "
+           "hand.")
 
 
 STATUSES = {
@@ -42,15 +48,29 @@ STATUSES = {
         "crashed", real=False, manual=True, to_do="crashed, regrade or grade by hand",
         exercise="the Python process running the notebook stopped (a crash) while this exercise was checked",
         notebook="the Python process running the notebook stopped (a crash)",
-        happened="crashed: the Python process running the notebook stopped"),
+        happened="crashed: the Python process running the notebook stopped",
+        cause="code that stops Python itself: a call to exit() or os._exit(), a signal, recursion with no end, or "
+              "a library given arguments it cannot handle",
+        to_try="run every cell again from a fresh start (the Restart and Run All command); the first "
+               "cell whose output stops or shows an error is where to look."),
     "timeout": Status(
         "timed out", real=False, manual=True, to_do="timed out, regrade or grade by hand",
         exercise="the code ran out of time while this exercise was checked",
-        notebook="the notebook ran out of time", happened="ran out of time"),
+        notebook="the notebook ran out of time", happened="ran out of time",
+        cause="a loop that never ends (a while whose condition never turns false), or Python loops over every "
+              "element of a tensor where one tensor operation would do",
+        to_try="run every cell again from a fresh start (the Restart and Run All command), and time "
+               "the exercise's cell: on the notebook's small examples every cell should finish in about a "
+               "second. Replace element-by-element loops with tensor operations (@, sum, softmax)."),
     "memory": Status(
         "out of memory", real=False, manual=True, to_do="ran out of memory, regrade or grade by hand",
         exercise="the code used more memory than allowed while this exercise was checked",
-        happened="ran out of memory"),
+        happened="ran out of memory",
+        cause="a tensor far larger than the inputs (an operation over every pair of every element, or a huge "
+              "shape from a wrong reshape), or a list that keeps every intermediate result",
+        to_try="print the shape of each tensor your code makes on the notebook's example: each should be about "
+               "the size of the inputs. Look for a broadcast that multiplies shapes, and for results kept in a "
+               "list inside a loop."),
     "malformed": Status(
         "unreadable answers", real=False, manual=True,
         to_do="sent back answers the grader could not read (it interfered with the grader), grade by hand",

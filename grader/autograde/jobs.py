@@ -60,9 +60,22 @@ def build_job(nb, course, limits=None, also_hide=()):
     return job, code
 
 
-def failure_reason(status):
-    """What happened to a unit the sandbox could not run, in words ("ran out of time")."""
-    return STATUSES[status].happened if _failed(status) else str(status)
+def failure_reason(status, limits=None):
+    """What happened to a unit the sandbox could not run, in words, with the limit it hit when ``limits`` (the
+    job's) are given: "ran out of time (the limit is 10 s for one cell ...)"."""
+    if not _failed(status):
+        return str(status)
+    limit = _limit_words(status, limits) if limits else None
+    return STATUSES[status].happened + (f" ({limit})" if limit else "")
+
+
+def _limit_words(status, limits):
+    if status == "timeout":
+        return (f"the limit is {limits['unit_seconds']:g} s for one cell or one exercise's checks, and "
+                f"{limits['notebook_seconds']:g} s for the whole notebook")
+    if status == "memory":
+        return f"the limit is {limits['memory_bytes'] / 2 ** 30:g} GiB for everything the notebook runs"
+    return None
 
 
 def _failed(status):
@@ -87,11 +100,11 @@ def judge_exercise(job, units, position):
     if status == "undefined":
         cause = _defining_failure(job, units, position, name)
         if cause:
-            return cause, f"the cell that defines {name} {failure_reason(cause)}", None
+            return cause, f"the cell that defines {name} {failure_reason(cause, job.get('limits'))}", None
         return "undefined", f"{name} did not exist when its test cell ran (its cell was not run, or its name " \
                             "was changed)", None
     status = status if _failed(status) else "malformed"
-    return status, f"checking {name} {failure_reason(status)}", None
+    return status, f"checking {name} {failure_reason(status, job.get('limits'))}", None
 
 
 def _defining_failure(job, units, position, name):

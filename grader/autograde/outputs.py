@@ -15,14 +15,14 @@ def _error(ename, evalue, text):
     return nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[text])
 
 
-def ran_cell(cell, result):
+def ran_cell(cell, result, limits=None):
     """A cell the sandbox ran: its own outputs (nothing in them that would run in a browser), or an error saying
-    why it has none."""
+    why it has none (with the limit it hit, from the job's ``limits``)."""
     if result["status"] == "ok":
         cell.outputs = safe_outputs([nbformat.from_dict(output) for output in result["outputs"]])
         cell.execution_count = result["count"]
     else:
-        reason = f"This cell {failure_reason(result['status'])}."
+        reason = f"This cell {failure_reason(result['status'], limits)}."
         cell.outputs = [_error(f"Cell{result['status'].title().replace('_', '')}", reason, reason)]
         cell.execution_count = None
 
@@ -61,7 +61,7 @@ def exercise_record(grade_id, name, points, status, reason, results):
                           grade_id=grade_id)
 
 
-def test_record(cell, result):
+def test_record(cell, result, limits=None):
     """The record of a plain test cell: whether it ran, the score nbgrader gives its outputs, and whether it was
     judged in the student's process."""
     grade_id, points = cell.metadata["nbgrader"]["grade_id"], float(cell.metadata["nbgrader"]["points"])
@@ -69,5 +69,5 @@ def test_record(cell, result):
     note = judged_inside_note(cell.source)
     if result["status"] == "ok":
         return ExerciseRecord(grade_id, score, points, note=note, grade_id=grade_id)
-    reason = f"the test cell {failure_reason(result['status'])}"
+    reason = f"the test cell {failure_reason(result['status'], limits)}"
     return ExerciseRecord(grade_id, score, points, result["status"], reason, note=note, grade_id=grade_id)

@@ -79,9 +79,9 @@ class SandboxExecute(NbGraderPreprocessor):
                 tests.append(exercise_record(cell.metadata["nbgrader"]["grade_id"], unit["exercise"],
                                              float(cell.metadata["nbgrader"]["points"]), status, reason, results))
             else:
-                ran_cell(cell, units[position])
+                ran_cell(cell, units[position], job["limits"])
                 if unit["kind"] in ("test", "judged"):
-                    tests.append(test_record(cell, units[position]))
+                    tests.append(test_record(cell, units[position], job["limits"]))
         status = result["status"]
         record.write(course, record.NotebookRecord(
             student=info["student"], assignment=info["assignment"], notebook=f"{info['notebook']}.ipynb",

@@ -1,4 +1,6 @@
 """The test cells' entry point: run an exercise's checks and report them to the student."""
+import sys
+
 from .cases import CouldNotCheck
 from .running import grade_locally
 from .scoring import gate_note, scaled, total_score
@@ -65,18 +67,19 @@ class Grade:
     def result(self):
         """What the test cell returns to nbgrader: nothing when every check passed (full marks, and
         ``nbgrader validate`` passes), the score on the cell's scale when only some did (partial credit), an
-        error when none did or when the grader could not check the answer. The checks' report is printed first."""
+        error when none did or when the grader could not check the answer. The checks' report is printed first: to
+        standard error when a check failed, which ``nbgrader validate`` and Jupyter's Validate button show beside
+        the failed cell (they show no standard output), to standard output when every check passed."""
         points = exercise_points(self.name)
-        print(format_results(self.name, self.results, points, self.complete))
+        passed = all(r.failure is None for r in self.results)
+        print(format_results(self.name, self.results, points, self.complete), file=sys.stdout if passed else sys.stderr)
         if problem := grader_problem(self.name, self.results):
             raise CheckFailed(wrap(f"{problem}. This is a problem of the grader, not of your code: tell your "
                                    "instructor."))
         score = scaled(self.results, points)
         if score == 0:
             raise CheckFailed(f"{self.name}: no points yet; see the checks above.")
-        if all(r.failure is None for r in self.results):
-            return None
-        return float(score)
+        return None if passed else float(score)
 
 
 def check(name, obj):

@@ -44,12 +44,13 @@ def checks_passed(passed, hidden_passed=None):
     return ", ".join(said) or "no checks ran"
 
 
-def headline(name, counts, points, score=None, whole="this exercise"):
+def headline(name, counts, points, score=None, whole="this exercise is"):
     """The exercise's first line. ``counts`` is ((visible passed, visible), (hidden passed, hidden) or None);
-    ``score`` is None when only the visible checks ran (the student's own notebook or pytest)."""
+    ``score`` is None when only the visible checks ran (the student's own notebook or pytest); ``whole`` says what
+    the points are of, with its verb."""
     if score is None:
-        return (f"{name}: {checks_passed(*counts)}; {whole} is worth {_points(points)}, "
-                "the other checks run at grading")
+        return (f"{name}: {checks_passed(*counts)}; {whole} worth {_points(points)}; the other checks, run at "
+                "grading, try new inputs")
     return f"{name}: {score:g} / {_points(points)}; {checks_passed(*counts)}"
 
 

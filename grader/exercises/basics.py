@@ -10,7 +10,7 @@ import torch
 from .. import reference
 from ..checks import fixture
 from ..checks.cases import Case, known_random_batches, Mismatch, Part
-from ..checks.judges import array_of, diagnose, expect, finite, inputs_unchanged, matches, show
+from ..checks.judges import array_of, close, diagnose, expect, finite, inputs_unchanged, matches, show
 from ..checks.misconceptions import Misconception
 from ..checks.plain import call, TensorArg
 from ..hidden import known
@@ -57,6 +57,12 @@ HIDDEN_STATES = np.array([[0.21, 0.51, 1.25], [4.13, -41.3, 0.31], [3.2, 0.02, 9
 STATE_SCORES = np.array([13.0, 9.0, 9.0], dtype=np.float32)
 # What scaling the columns gives (softmax(scores) * hidden_states, summed along each row), as the notebook shows.
 SCALED_COLUMNS = np.array([0.2337, 3.2598, 3.2541])
+# The context vector of the scores [13, 9, 9] and the three encoder states, as the notebook prints it.
+STATE_CONTEXT = np.array([0.3321, -0.2374, 1.3781])
+# queries @ keys without the transpose on the notebook's example, as the notebook shows: row i is query i's.
+UNTRANSPOSED = np.array([[4.0, 7.0, 3.0], [12.0, 16.0, 4.0], [10.0, 15.0, 5.0]])
+# The notebook's numbers are printed to 4 decimals.
+PRINTED_ATOL = 1e-4
 
 
 RNG = np.random.default_rng(11)
@@ -108,7 +114,7 @@ def _softmax_rows():
 
 
 def _context_shape():
-    def averaged(scores, states, what, large=False):
+    def averaged(scores, states, what, large=False, expected=None, diagnoses=()):
         def judge(outcome):
             got = array_of(outcome, "Tensor", states.shape[:-2] + states.shape[-1:], "floating", what)
             if large:
@@ -119,20 +125,35 @@ def _context_shape():
                                "smallest and the largest entry of its column.",
                                expected=f"between {show(low)} and {show(high)}", got=show(got),
                                misconception=diagnose(got, [("context_scaled_columns", SCALED_COLUMNS)], atol=1e-4))
+            if expected is not None:
+                close(got, expected, what, atol=PRINTED_ATOL, diagnoses=diagnoses)
         return inputs_unchanged(judge, "context_vector")
     rng = np.random.default_rng(12)
     scores, states = rng.standard_normal(5).astype(np.float32), rng.standard_normal((5, 2)).astype(np.float32)
     batch_scores, batch_states = (rng.standard_normal((2, 3)).astype(np.float32),
                                   rng.standard_normal((2, 3, 4)).astype(np.float32))
     large = np.array([1000.0, 990.0, 1000.0], dtype=np.float32)
+    # Four copies of the notebook's example, as a batch of shape (2, 2): each item's context vector is the
+    # example's. Softmax without dim normalises 3-D scores over their first dimension, across two copies: a
+    # weight of 1/2 for every state, so that every item gets half the sum of the states.
+    copies_scores = np.broadcast_to(STATE_SCORES, (2, 2, 3)).copy()
+    copies_states = np.broadcast_to(HIDDEN_STATES, (2, 2, 3, 3)).copy()
+    across_batch = np.broadcast_to(HIDDEN_STATES.astype(np.float64).sum(axis=0) / 2, (2, 2, 3))
     return [Case("the scores [13, 9, 9] and the three encoder states",
-                 averaged(STATE_SCORES, HIDDEN_STATES, "context_vector(scores, hidden_states)"),
+                 averaged(STATE_SCORES, HIDDEN_STATES, "context_vector(scores, hidden_states)", expected=STATE_CONTEXT,
+                          diagnoses=[("context_scaled_columns", SCALED_COLUMNS)]),
                  call(STATE_SCORES, HIDDEN_STATES)),
             Case("5 positions of dimension 2", averaged(scores, states, "context_vector on 5 positions"),
                  call(scores, states)),
             Case("a batch: scores (2, 3), hidden states (2, 3, 4)",
                  averaged(batch_scores, batch_states, "context_vector on a batch"), call(batch_scores, batch_states),
                  batch=(2, 3)),
+            Case("a batch of 2 x 2 copies of the scores [13, 9, 9] and the three encoder states",
+                 averaged(copies_scores, copies_states, "context_vector on 2 x 2 copies of the notebook's example "
+                          "(each item's context vector is the example's)",
+                          expected=np.broadcast_to(STATE_CONTEXT, (2, 2, 3)),
+                          diagnoses=[("softmax_implicit_dim", across_batch)]),
+                 call(copies_scores, copies_states), batch=(2, 2, 3)),
             Case("large scores [1000, 990, 1000]",
                  averaged(large, HIDDEN_STATES, "context_vector on large scores", large=True),
                  call(large, HIDDEN_STATES))]
@@ -156,18 +177,36 @@ def _keys_dtype():
                  inputs_unchanged(float_judge, "compute_keys"), call(float_vs, float_ws))]
 
 
+def in_order(items, expected, what):
+    """Each of (queries, keys, values) as the notebook's table shows it; says so when two come back swapped."""
+    names = ("queries", "keys", "values")
+    got = [np.asarray(item["values"], dtype=np.float64) for item in items]
+    for i, name in enumerate(names):
+        if np.allclose(got[i], expected[i], atol=PRINTED_ATOL):
+            continue
+        others = [names[j] for j in range(3) if j != i and np.allclose(got[i], expected[j], atol=PRINTED_ATOL)]
+        if others:
+            raise Mismatch(f"the {name} (item {i}) returned by project_qkv {what} are the {others[0]}: return "
+                           "(queries, keys, values) in that order, each from its own weight matrix.",
+                           expected=show(expected[i]), got=show(got[i]))
+        close(got[i], expected[i], f"the {name} (item {i}) returned by project_qkv {what}", atol=PRINTED_ATOL)
+
+
 def _qkv_shapes():
     rng = np.random.default_rng(14)
     other = [rng.standard_normal(shape).astype(np.float32) for shape in ((2, 5), (5, 3), (5, 3), (5, 4))]
     batch = [rng.standard_normal((2, 3, 4)).astype(np.float32), fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE]
 
-    def shapes(n_shape, d_k, d_v, what):
+    def shapes(n_shape, d_k, d_v, what, expected=None):
         def judge(outcome):
             items = three_tensors(outcome, "project_qkv")
             for name, item, d in zip(("queries", "keys", "values"), items, (d_k, d_k, d_v)):
                 array_of(item, "Tensor", (*n_shape, d), "floating", f"the {name} returned by project_qkv {what}")
+            if expected is not None:
+                in_order(items, expected, what)
         return inputs_unchanged(judge, "project_qkv")
-    return [Case("the notebook's example x and weights", shapes((3,), 3, 3, "on the notebook's example"),
+    return [Case("the notebook's example x and weights",
+                 shapes((3,), 3, 3, "on the notebook's example", (fixture.QUERIES, fixture.KEYS, fixture.VALUES)),
                  call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)),
             Case("x (2, 5), w_query and w_key (5, 3), w_value (5, 4)", shapes((2,), 3, 4, "on x (2, 5)"),
                  call(*other)),
@@ -177,16 +216,23 @@ def _qkv_shapes():
 
 def _query_shape():
     rng = np.random.default_rng(15)
+    copies = np.broadcast_to(fixture.KEYS, (3, 3, 3))
     cases = []
-    for label, query, keys, batch in [
-            ("the notebook's example first query and its keys", fixture.QUERIES[0], fixture.KEYS, None),
-            ("a query (5,) and 4 keys", rng.standard_normal(5), rng.standard_normal((4, 5)), None),
+    for label, query, keys, batch, expected, wrong in [
+            ("the notebook's example first query and its keys", fixture.QUERIES[0], fixture.KEYS, None,
+             fixture.SCORES[0], UNTRANSPOSED[0]),
+            ("a query (5,) and 4 keys", rng.standard_normal(5), rng.standard_normal((4, 5)), None, None, None),
             ("a batch: queries (2, 5) and keys (2, 4, 5)", rng.standard_normal((2, 5)), rng.standard_normal((2, 4, 5)),
-             (2,))]:
+             (2,), None, None),
+            ("a batch: the notebook's three example queries, each against the notebook's keys", fixture.QUERIES,
+             copies, (3,), fixture.SCORES, None)]:
         shape = keys.shape[:-1]
 
-        def judge(outcome, shape=shape, label=label):
-            array_of(outcome, "Tensor", shape, "floating", f"query_scores on {label}")
+        def judge(outcome, shape=shape, label=label, expected=expected, wrong=wrong):
+            what = f"query_scores on {label}"
+            got = array_of(outcome, "Tensor", shape, "floating", what)
+            if expected is not None:
+                close(got, expected, what, diagnoses=[] if wrong is None else [("scores_no_transpose", wrong)])
         cases.append(Case(label, inputs_unchanged(judge, "query_scores"),
                           call(query.astype(np.float32), keys.astype(np.float32)),
                           batch=batch and tuple(query.shape)))
@@ -196,15 +242,19 @@ def _query_shape():
 def _scores_shape():
     rng = np.random.default_rng(16)
     cases = []
-    for label, queries, keys, batch in [
-            ("the notebook's example queries and keys", fixture.QUERIES, fixture.KEYS, False),
-            ("2 queries and 4 keys of dimension 5", rng.standard_normal((2, 5)), rng.standard_normal((4, 5)), False),
+    for label, queries, keys, batch, expected in [
+            ("the notebook's example queries and keys", fixture.QUERIES, fixture.KEYS, False, fixture.SCORES),
+            ("2 queries and 4 keys of dimension 5", rng.standard_normal((2, 5)), rng.standard_normal((4, 5)), False,
+             None),
             ("a batch: queries (2, 3, 5) and keys (2, 4, 5)", rng.standard_normal((2, 3, 5)),
-             rng.standard_normal((2, 4, 5)), True)]:
+             rng.standard_normal((2, 4, 5)), True, None)]:
         shape = (*queries.shape[:-1], keys.shape[-2])
 
-        def judge(outcome, shape=shape, label=label):
-            array_of(outcome, "Tensor", shape, "floating", f"attention_scores on {label}")
+        def judge(outcome, shape=shape, label=label, expected=expected):
+            what = f"attention_scores on {label}"
+            got = array_of(outcome, "Tensor", shape, "floating", what)
+            if expected is not None:
+                close(got, expected, what, diagnoses=[("scores_no_transpose", UNTRANSPOSED)])
         cases.append(Case(label, judge, call(queries.astype(np.float32), keys.astype(np.float32)),
                           batch=queries.shape if batch else None))
     return cases
@@ -549,7 +599,8 @@ PARTS = {
         Part("large scores do not overflow", 1, _softmax_large, requires={"batch", "large"}, hidden=True),
     ],
     "context_vector": [
-        Part("one weighted average of the rows, of shape (..., d); batches and large scores", 1,
+        Part("one weighted average of the rows, of shape (..., d): the notebook's context vector, also for a batch "
+             "of copies of it; other sizes, batches and large scores", 1,
              _context_shape, requires={"shape", "batch", "large"}),
         *known_random_batches(
             ("the notebook's context vector", "random scores and hidden states", "batches of sequences"),
@@ -567,7 +618,8 @@ PARTS = {
              requires={"dtype", "shape"}, hidden=True),
     ],
     "project_qkv": [
-        Part("a tuple of three float tensors of shape (..., n, d_out)", 1, _qkv_shapes,
+        Part("a tuple of three float tensors of shape (..., n, d_out), in the order (queries, keys, values) of "
+             "the notebook's table", 1, _qkv_shapes,
              requires={"shape", "batch"}),
         *known_random_batches(
             ("the notebook's example queries, keys and values", "random inputs and weights", "batches of sequences"),
@@ -575,7 +627,8 @@ PARTS = {
             batches=([((2,), 4, 5, 3, 2), ((2, 3), 3, 4, 6, 3)], 80), hidden=True),
     ],
     "query_scores": [
-        Part("a float tensor of shape (..., n_keys)", 1, _query_shape, requires={"shape", "batch"}),
+        Part("the notebook's example scores, also for a batch; a float tensor of shape (..., n_keys)", 1,
+             _query_shape, requires={"shape", "batch"}),
         *known_random_batches(
             ("the notebook's example scores, one query at a time", "random queries and keys",
             "batches of queries and keys"),
@@ -583,7 +636,7 @@ PARTS = {
             batches=([((2,), 6, 4), ((3,), 3, 3), ((2, 3), 4, 5)], 100), hidden=True),
     ],
     "attention_scores": [
-        Part("a float tensor of shape (..., n_queries, n_keys)", 1, _scores_shape,
+        Part("the notebook's example scores; a float tensor of shape (..., n_queries, n_keys)", 1, _scores_shape,
              requires={"shape", "batch"}),
         Part("the notebook's example scores", 1, _scores_known, hidden=True),
              Part("random shapes and batches", 1, _scores_random, gate=True,

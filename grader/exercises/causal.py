@@ -13,7 +13,7 @@ from torch.nn import functional as F
 from .. import reference
 from ..checks import fixture
 from ..checks.cases import Case, known_random_batches, Mismatch, Part
-from ..checks.judges import array_of, close, expect, finite, parameters_as_wanted, show
+from ..checks.judges import array_of, close, diagnose, expect, finite, parameters_as_wanted, show
 from ..checks.misconceptions import Misconception
 from ..checks.plain import call, TensorArg
 from ..hidden import known
@@ -55,17 +55,75 @@ def running_means(outcome, x, name, given="x"):
     return array_of(outcome, "Tensor", x.shape, "floating", f"{name}({given})")
 
 
+# What the notebook prints for its x: the running means of sequence 0 at steps 1 and 7.
+CAUSAL_MEAN_STEP_1 = np.array([1.4138, -0.3091])  # out[0, 1]
+CAUSAL_MEAN_STEP_7 = np.array([0.1027, -0.3762])  # out[0, 7]
+PRINTED_ATOL = 1e-4  # the notebook prints 4 decimals
+
+
+def _columns_sum_to_one(T):
+    """Lower-triangular weights normalised down each column (the softmax or the sum over the wrong dimension)."""
+    return np.tril(np.ones((T, T))) / np.arange(T, 0, -1)
+
+
+# The averaging weights that known mistakes give for T steps, by exercise: (misconception, weights).
+WEIGHTS_MISTAKES = {
+    "causal_average_loop": lambda T: [],
+    "causal_average_matmul": lambda T: [("softmax_dim0", _columns_sum_to_one(T))],
+    "causal_average_softmax": lambda T: [("softmax_dim0", _columns_sum_to_one(T)),
+                                         ("masking_wrong", np.full((T, T), 1.0 / T)),  # masked with 0: uniform
+                                         ("masking_wrong", np.tril(np.ones((T, T))) / T)],  # masked after softmax
+}
+
+
+def averaging_weights(got, what, diagnoses=()):
+    """Weights (T, T) whose row t is 1/(t+1) on steps 0..t and 0 after, checked as properties: nothing on later
+    steps, every row summing to 1, the same weight on every step of the past."""
+    T = got.shape[-1]
+    past = np.tril(np.ones((T, T), dtype=bool))
+    if not np.all(np.isfinite(got)):
+        problem = "has nan or inf values"
+    elif np.any(got[~past] != 0):
+        problem = "gives weight to later steps: everything above the diagonal must be 0"
+    elif not np.allclose(got.sum(axis=-1), 1.0, atol=1e-5):
+        problem = f"has rows that do not sum to 1 (row sums {show(got.sum(axis=-1))})"
+    elif not all(np.allclose(got[t, :t + 1], got[t, 0], atol=1e-6) for t in range(T)):
+        problem = "does not weigh the steps of the past equally"
+    else:
+        return
+    raise Mismatch(f"{what} {problem}.", expected="row t: 1/(t+1) on steps 0..t, then 0", got=show(got),
+                   misconception=diagnose(got, diagnoses))
+
+
 def _running_mean_visible(name):
     def cases():
+        T = 5
+        eye = np.eye(T, dtype=np.float32)[None]  # (1, T, T): token t is the one-hot vector t
+
+        def one_hot(outcome):
+            got = running_means(outcome, eye, name, "torch.eye(5)[None]")[0]
+            averaging_weights(got, f"{name}(torch.eye(5)[None])[0] (with one-hot tokens, the output is the "
+                                   "averaging weights: row t is the mean of the one-hot tokens 0..t)",
+                              WEIGHTS_MISTAKES[name](T))
+
+        x = seed_x()
+
+        def notebook_x(outcome):
+            means = running_means(outcome, x, name)
+            close(means[:, 0], x[:, 0], f"step 0 of {name}(x) (the mean of the first token alone is that token)")
+            for t, printed in ((1, CAUSAL_MEAN_STEP_1), (7, CAUSAL_MEAN_STEP_7)):
+                close(means[0, t], printed, f"{name}(x)[0, {t}] (printed in the notebook)", atol=PRINTED_ATOL)
+
+        found = [Case("one-hot tokens: x = torch.eye(5)[None], so the output is the averaging weights", one_hot,
+                      call(eye)),
+                 Case("the notebook's x, shape (4, 8, 2)", notebook_x, call(x))]
         rng = np.random.default_rng(7)
-        found = []
-        for label, x in [("the notebook's x, shape (4, 8, 2)", seed_x()),
-                         ("x of shape (2, 5, 3)", rng.standard_normal((2, 5, 3)).astype(np.float32)),
-                         ("one step: x of shape (1, 1, 4)", rng.standard_normal((1, 1, 4)).astype(np.float32))]:
-            def judge(outcome, x=x):
+        for label, x_other in [("x of shape (2, 5, 3)", rng.standard_normal((2, 5, 3)).astype(np.float32)),
+                               ("one step: x of shape (1, 1, 4)", rng.standard_normal((1, 1, 4)).astype(np.float32))]:
+            def judge(outcome, x=x_other):
                 close(running_means(outcome, x, name)[:, 0], x[:, 0],
                       f"step 0 of {name}(x) (the mean of the first token alone is that token)")
-            found.append(Case(label, judge, call(x)))
+            found.append(Case(label, judge, call(x_other)))
         return found
     return cases
 
@@ -113,6 +171,41 @@ def _mask_visible():
     return cases
 
 
+# What the notebook prints for its example without the mask (the scaled output of the earlier notebooks).
+EXAMPLE_UNMASKED = np.array([[1.8639, 6.3194, 1.7042],
+                             [1.9991, 7.8141, 0.2735],
+                             [1.9926, 7.4796, 0.7359]])
+
+
+def example_unmasked(scale, axis=-1):
+    """The notebook's example without the mask, with a softmax of its scores times ``scale`` over ``axis``: what a
+    known mistake returns (scaled otherwise than by 1/sqrt(3), or the softmax over the queries)."""
+    scores = torch.from_numpy(fixture.SCORES.astype(np.float64) * scale)
+    return torch.softmax(scores, dim=axis).numpy() @ fixture.VALUES  # torch's softmax: never the students' own
+
+
+def causal_weights(got, what):
+    """Square attention weights (..., T, T) of a causal softmax: none on the future, every row summing to 1."""
+    T = got.shape[-1]
+    future = np.triu(np.ones((T, T), dtype=bool), 1)
+    if not np.all(np.isfinite(got)):
+        raise Mismatch(f"{what} has nan or inf values.", expected="finite weights", got=show(got))
+    if np.any(np.abs(got[..., future]) > 1e-7):
+        raise Mismatch(f"{what} gives weight to the future: every weight above the diagonal must be 0 (mask the "
+                       "scores with -inf before the softmax).", expected="0 above the diagonal", got=show(got),
+                       misconception="masking_wrong")
+    sums = got.sum(axis=-1)
+    if not np.allclose(sums, 1.0, atol=1e-5):
+        if np.allclose(got.sum(axis=-2), 1.0, atol=1e-5):
+            hint = "softmax_dim0"  # the columns sum to 1: the softmax ran over the queries
+        elif np.allclose(sums[..., -1], 1.0, atol=1e-5) and np.all(sums < 1.0 + 1e-5):
+            hint = "masking_wrong"  # the last row, which sees every key, sums to 1 and the others less: masked after
+        else:
+            hint = None
+        raise Mismatch(f"{what}: every row of the weights should sum to 1.", expected="row sums [1, 1, ...]",
+                       got=f"row sums {show(sums)}", misconception=hint)
+
+
 def _sdpa_visible():
     what = "scaled_dot_product_attention(queries, keys, values)"
     q, k, v = fixture.QUERIES, fixture.KEYS, fixture.VALUES
@@ -127,18 +220,39 @@ def _sdpa_visible():
 
     def unmasked(outcome):
         got = array_of(outcome, "Tensor", (3, 3), "floating", f"{what} with causal=False")
-        if np.allclose(got[0], v[0], atol=1e-3):
-            raise Mismatch(f"{what} with causal=False should let query 0 see every key, but it looks masked.",
-                           got=show(got))
+        close(got, EXAMPLE_UNMASKED, f"{what} with causal=False (printed in the notebook)", atol=PRINTED_ATOL,
+              diagnoses=[("scaling_wrong", example_unmasked(1.0)), ("scaling_wrong", example_unmasked(1 / 3)),
+                         ("softmax_dim0", example_unmasked(3 ** -0.5, axis=0))])
+
+    def one_hot_values(outcome):
+        weights = array_of(outcome, "Tensor", (3, 3), "floating", f"{what} with values = torch.eye(3)")
+        causal_weights(weights, f"{what} with values = torch.eye(3) (the output is the attention weights)")
+
+    def masked(outcome):
+        rows = array_of(outcome, "Tensor", (3, 3), "floating", what)[[0, 2]]
+        close(rows, np.stack([v[0], EXAMPLE_UNMASKED[2]]),
+              f"rows 0 and 2 of {what}, causal by default (query 0 sees only key 0, so its output is values[0]; "
+              "the last query sees every key, so its row is the one without the mask)", atol=PRINTED_ATOL,
+              diagnoses=[("masking_wrong", EXAMPLE_UNMASKED[[0, 2]])])
+
+    def copies(outcome):
+        got = array_of(outcome, "Tensor", (2, 3, 3), "floating", f"{what} on a batch of two copies")
+        close(got, np.stack([EXAMPLE_UNMASKED] * 2),
+              f"{what} with causal=False on a batch of two copies of the example (each is the example's output)",
+              atol=PRINTED_ATOL, diagnoses=[("softmax_implicit_dim", np.broadcast_to(v.sum(axis=0) / 2, (2, 3, 3)))])
     wide = [a.astype(np.float32) for a in (rng.standard_normal((2, 3)), rng.standard_normal((4, 3)),
                                            rng.standard_normal((4, 2)))]
     batch = [rng.standard_normal((2, 3, 4)).astype(np.float32) for _ in range(3)]
     big = [a * 10 for a in (q, k)]
-    return [Case("the notebook's example queries, keys and values, causal",
-                 lambda o: first_row_is_value(o, (3, 3), "the notebook's example", v), call(q, k, v)),
-            Case("the notebook's example, causal=False", unmasked, call(q, k, v, causal=False)),
+    pair = [np.stack([a, a]) for a in (q, k, v)]
+    return [Case("the notebook's example, causal=False", unmasked, call(q, k, v, causal=False)),
+            Case("the notebook's queries and keys with values = torch.eye(3), so the output is the attention weights",
+                 one_hot_values, call(q, k, np.eye(3, dtype=np.float32))),
+            Case("the notebook's example, causal by default", masked, call(q, k, v)),
             Case("2 queries and 4 keys", lambda o: first_row_is_value(o, (2, 2), "q (2, 3), k (4, 3)", wide[2]),
                  call(*wide)),
+            Case("a batch of two copies of the notebook's example, causal=False", copies,
+                 call(*pair, causal=False), batch=(2, 3, 3)),
             Case("a batch of shape (2, 3, 4)", lambda o: first_row_is_value(o, (2, 3, 4), "a batch", batch[2]),
                  call(*batch), batch=(2, 3, 4)),
             Case("large scores: the notebook's example queries and keys times 10",
@@ -184,10 +298,10 @@ def _head_visible():
                   {"init": {"embed_dim": 2, "head_size": 3}, "state": None,
                    "inputs": (TensorArg(x), TensorArg(x), TensorArg(x)), "forward_kwargs": {}, "train": False},
                   probe="module")]
+    cases += _head_example_cases()
     rng = np.random.default_rng(5)
     sequences = rng.standard_normal((3, 2, 5, 4)).astype(np.float32)
     for label, inputs, extra in [
-            ("the notebook's example weights loaded, x = the notebook's example", (fixture.X[None],) * 3, {}),
             ("one token: x of shape (2, 1, 4)", (sequences[0, :, :1],) * 3, {}),
             ("different query, key and value inputs", tuple(sequences), {}),
             ("dropout=0.5, in eval mode", (sequences[0],) * 3, {"dropout": 0.5}),
@@ -209,11 +323,53 @@ def _head_visible():
     return cases
 
 
+def _head_example_cases():
+    """Head(4, 3) with the notebook's example weights: its queries, keys and values are the example's."""
+    x = fixture.X[None]  # the example's three tokens, as a batch of one
+    what = "Head(4, 3) with the notebook's example weights"
+    # Value weights that pass the first 3 features through, on one-hot value inputs: the values are torch.eye(3).
+    copying = {**HEAD_WEIGHTS, "value.weight": np.eye(3, 4, dtype=np.float32)}
+    one_hot = np.eye(3, 4, dtype=np.float32)[None]
+
+    def weights(outcome):
+        check_head_layout(outcome, 4, 3)
+        got = array_of(outcome, "Tensor", (1, 3, 3), "floating", f"{what} and values torch.eye(3)")
+        causal_weights(got[0], f"{what} and values torch.eye(3) (the output is the attention weights)")
+
+    def example(outcome):
+        check_head_layout(outcome, 4, 3)
+        got = array_of(outcome, "Tensor", (1, 3, 3), "floating", f"{what} on the example x")[0]
+        first_and_last = [("scaling_wrong", np.stack([fixture.VALUES[0], example_unmasked(scale)[2]]))
+                          for scale in (1.0, 1 / 3, 4 ** -0.5)]  # unscaled, / head_size, by embed_dim ** -0.5
+        close(got[[0, 2]], np.stack([fixture.VALUES[0], EXAMPLE_UNMASKED[2]]),
+              f"positions 0 and 2 of {what} on the example x (position 0 sees only itself, so its output is "
+              "values[0]; the last position sees every token, so its output is the notebook's unmasked row, "
+              "scaled by head_size ** -0.5)", atol=PRINTED_ATOL,
+              diagnoses=[*first_and_last, ("masking_wrong", EXAMPLE_UNMASKED[[0, 2]])])
+
+    # The example, and the example with its last token replaced: positions 0 and 1 must not change.
+    changed = np.stack([fixture.X, fixture.X])
+    changed[1, 2] = [3.0, -1.0, 2.0, 0.0]
+
+    def later_token(outcome):
+        check_head_layout(outcome, 4, 3)
+        got = array_of(outcome, "Tensor", (2, 3, 3), "floating", f"{what} on the example and a changed copy")
+        if not np.allclose(got[1, :2], got[0, :2], rtol=1e-4, atol=1e-4):
+            raise Mismatch(f"positions 0 and 1 of {what} changed when the last token was replaced: a later token "
+                           "must never change an earlier output.", expected=show(got[0, :2]), got=show(got[1, :2]),
+                           misconception="masking_wrong")
+    return [Case("the notebook's example weights, with value weights that copy one-hot value inputs, so the "
+                 "output is the attention weights", weights,
+                 head_params(copying, (x, x, one_hot), 4, 3), probe="module"),
+            Case("the notebook's example weights loaded, x = the notebook's example", example,
+                 head_params(HEAD_WEIGHTS, (x, x, x), 4, 3), probe="module"),
+            Case("the notebook's example and a copy whose last token was replaced", later_token,
+                 head_params(HEAD_WEIGHTS, (changed,) * 3, 4, 3), probe="module")]
+
 
 # ---- hidden: known outputs ----
-# Running means of x = torch.randn(4, 8, 2) after torch.manual_seed(42) (the grader draws x itself).
-CAUSAL_MEAN_STEP_1 = np.array([1.4138, -0.3091])  # out[0, 1]
-CAUSAL_MEAN_STEP_7 = np.array([0.1027, -0.3762])  # out[0, 7]
+# Running means of x = torch.randn(4, 8, 2) after torch.manual_seed(42) (the grader draws x itself): CAUSAL_MEAN_STEP_1
+# and CAUSAL_MEAN_STEP_7 above, which the notebook prints.
 CAUSAL_WEIGHTS_ROW_3 = np.array([0.25] * 4 + [0.0] * 4)  # row 3 of causal_average_weights(8)
 # torch.manual_seed(42); b = torch.randint(0, 10, (8, 2)).float(), as printed in the source.
 RANDINT_B = np.array([[2, 7], [6, 4], [6, 5], [0, 4], [0, 3], [8, 4], [0, 4], [1, 2]], dtype=np.float32)
@@ -621,8 +777,8 @@ def scaled_dot_product_attention(q, k, v, causal=True):
 
 PARTS = {
     "causal_average_loop": [
-        Part("returns a float tensor shaped like x; step 0 is x[:, 0]", 1, _running_mean_visible("causal_average_loop"),
-             requires={"shape", "edge"}),
+        Part("one-hot tokens give the averaging weights; the notebook's running means; step 0 is x[:, 0]", 1,
+             _running_mean_visible("causal_average_loop"), requires={"shape", "edge"}),
         Part("the notebook's running means", 1, _running_mean_known("causal_average_loop"), hidden=True),
         Part("random batches, lengths and widths", 1, _running_mean_random("causal_average_loop"), gate=True, requires={"edge", "shape"}, hidden=True),
     ],
@@ -633,7 +789,7 @@ PARTS = {
         Part("other lengths T", 1, _weights_random, gate=True, requires={"edge"}, hidden=True),
     ],
     "causal_average_matmul": [
-        Part("returns a float tensor shaped like x; step 0 is x[:, 0]", 1,
+        Part("one-hot tokens give the averaging weights; the notebook's running means; step 0 is x[:, 0]", 1,
              _running_mean_visible("causal_average_matmul"), requires={"shape", "edge"}),
         Part("the notebook's running means", 1, _running_mean_known("causal_average_matmul"), hidden=True),
         Part("random batches, lengths and widths", 1,
@@ -649,7 +805,7 @@ PARTS = {
              requires={"inputs", "shape"}, hidden=True),
     ],
     "causal_average_softmax": [
-        Part("returns a float tensor shaped like x; step 0 is x[:, 0]", 1,
+        Part("one-hot tokens give the averaging weights; the notebook's running means; step 0 is x[:, 0]", 1,
              _running_mean_visible("causal_average_softmax"), requires={"shape", "edge"}),
         Part("the notebook's running means", 1,
              _running_mean_known("causal_average_softmax"), hidden=True),
@@ -657,7 +813,8 @@ PARTS = {
              _running_mean_random("causal_average_softmax"), gate=True, requires={"edge", "shape"}, hidden=True),
     ],
     "scaled_dot_product_attention": [
-        Part("query 0 sees only key 0, unless causal=False; non-square, batched and large scores", 1, _sdpa_visible,
+        Part("the notebook's output with and without the mask; weights on the past only, summing to 1; "
+             "query 0 sees only key 0; non-square, batched and large scores", 1, _sdpa_visible,
              requires={"argument", "shape", "batch", "large"}),
         *known_random_batches(
             ("the notebook's example, with and without the mask", "random single sequences, square and non-square",
@@ -668,7 +825,8 @@ PARTS = {
             ((2, 3), 4, 4, 8, 3, True), ((2, 2), 5, 3, 4, 4, True)], 310), requires={"argument"}, hidden=True),
     ],
     "Head": [
-        Part("bias-free nn.Linear key, query, value; given weights load; the first token sees only itself", 1,
+        Part("bias-free nn.Linear key, query, value; given weights load; weights on the past only, summing to 1; "
+             "the scaled output of the notebook's example; a later token never changes an earlier output", 1,
              _head_visible, requires={"weights", "edge", "shape", "mode", "causal", "large"}),
         Part("the notebook's example weights", 1, _head_fixture, requires={"weights"}, hidden=True),
         Part("random weights and inputs", 1, _head_random, gate=True,

@@ -95,6 +95,85 @@ def _attends_to_first_key():
     return cases
 
 
+# Weights that make every head's attention weights readable in the output, worked out by hand. Embedding 8, two
+# heads of size 4, three tokens: token t is 1 at place t of each head (x[t, t] = x[t, 4 + t] = 1), and the keys
+# and the values are the tokens themselves (identity projections), so each head's output, and with an identity
+# out_proj the module's output, lists that head's weights over the keys. Every query is its bias alone: a score
+# of ln 4 for key 0 in head 0 and for key 2 in head 1, 0 for the other keys. Divided by sqrt(head size) = 2,
+# ln 4 becomes ln 2, so that key gets twice the weight of any other key the query may see.
+BY_HAND_E, BY_HAND_H, BY_HAND_T = 8, 2, 3
+FAVOURED = ((0, 0), (1, 2))  # (head, key): the key each head's query favours
+
+
+def by_hand_state():
+    """The state dict above: zero query weights and a query bias of ln 4 at each head's favoured key; identity
+    key, value and output projections; every other bias 0."""
+    E = BY_HAND_E
+    eye = np.eye(E, dtype=np.float32)
+    query = np.zeros(E, dtype=np.float32)
+    for head, key in FAVOURED:
+        query[head * (E // BY_HAND_H) + key] = np.log(4.0)
+    return {"in_proj_weight": np.concatenate([np.zeros_like(eye), eye, eye]),
+            "in_proj_bias": np.concatenate([query, np.zeros(2 * E, dtype=np.float32)]),
+            "out_proj.weight": eye, "out_proj.bias": np.zeros(E, dtype=np.float32)}
+
+
+def by_hand_output(seen, ratio=2.0, masking="-inf"):
+    """The output on the tokens above: each head's weights over the keys, side by side, when the favoured key
+    gets ``ratio`` times the weight of another. ``seen[b, t, j]`` is True when query t may see key j. ``masking``
+    "zero" gives a masked key a score of 0 instead of -inf; "after" sets its weight to 0 after the softmax."""
+    B, T, _ = seen.shape
+    hs = BY_HAND_E // BY_HAND_H
+    share = np.ones((BY_HAND_H, T))  # (H, T): a key's share before the softmax's division, e**(scaled score)
+    for head, key in FAVOURED:
+        share[head, key] = ratio
+    seen = seen[:, :, None, :]  # (B, T, 1, T)
+    if masking == "zero":  # a masked score of 0 still counts: a share of 1
+        kept = np.where(seen, share, 1.0)
+        weights = kept / kept.sum(axis=-1, keepdims=True)
+    elif masking == "after":  # the division runs over every key, then the masked weights become 0
+        weights = np.where(seen, share / share.sum(axis=-1, keepdims=True), 0.0)
+    else:
+        kept = np.where(seen, share, 0.0)
+        weights = kept / kept.sum(axis=-1, keepdims=True)  # (B, T, H, T)
+    padded = np.zeros((B, T, BY_HAND_H, hs))
+    padded[..., :T] = weights
+    return padded.reshape(B, T, BY_HAND_E)
+
+
+def _weights_by_hand():
+    E, H, T, B = BY_HAND_E, BY_HAND_H, BY_HAND_T, 2
+    x = np.zeros((B, T, E), dtype=np.float32)
+    steps = np.arange(T)
+    x[:, steps, steps] = x[:, steps, E // H + steps] = 1.0  # token t: 1 at place t of each head
+    state = {k: TensorArg(v) for k, v in by_hand_state().items()}
+    every = np.ones((B, T, T), dtype=bool)
+    earlier = np.broadcast_to(np.tril(np.ones((T, T), dtype=bool)), (B, T, T))
+    padding = np.zeros((B, T), dtype=bool)
+    padding[1, 2] = True  # the second sequence's last token is padding
+    cases = []
+    for label, init, seen, mask in [
+            ("no mask", {}, every, None),
+            ("causal=True", {"causal": True}, earlier, None),
+            ("key_padding_mask hiding key 2 of the second sequence", {}, every & ~padding[:, None, :], padding)]:
+        # Dividing by the head size (4), by nothing, or by sqrt(embed_dim): ln 4 / divisor instead of ln 2.
+        mistakes = [("scaling_wrong", by_hand_output(seen, 4.0 ** (1 / divisor)))
+                    for divisor in (E // H, 1.0, np.sqrt(E))]
+        if init.get("causal") or mask is not None:
+            mistakes += [("masking_wrong", by_hand_output(seen, masking=masking)) for masking in ("zero", "after")]
+
+        def judge(outcome, seen=seen, label=label, mistakes=mistakes):
+            same_parameters(outcome, E)
+            what = (f"MultiHeadAttention({E}, {H}) on weights worked out by hand, {label} (each head's output "
+                    "lists its weights over the keys: the favoured key twice the weight of any other it may see, "
+                    "a masked key none)")
+            got = array_of(outcome, "Tensor", (B, T, E), "floating", what)
+            close(got, by_hand_output(seen), what, rtol=1e-4, atol=1e-5, diagnoses=mistakes)
+        cases.append(module_case(f"weights worked out by hand, {label}", judge,
+                                 {"embed_dim": E, "num_heads": H, **init}, x, state, mask))
+    return cases
+
+
 
 # ---- hidden checks ----
 def random_state(rng, E):
@@ -279,8 +358,9 @@ class MultiHeadAttention(nn.Module):
 PARTS = {
     "MultiHeadAttention": [
         Part("parameters named as nn.MultiheadAttention's; output of shape (B, T, embed_dim); "
-             "given weights load; causal and padding masks, dropout modes, large scores", 1,
-             lambda: _shapes() + _attends_to_first_key(),
+             "given weights load; each head's weights on weights worked out by hand, scaled by "
+             "1/sqrt(head size); causal and padding masks, dropout modes, large scores", 1,
+             lambda: _shapes() + _weights_by_hand() + _attends_to_first_key(),
              requires={"weights", "shape", "argument", "causal", "mode", "edge", "large"}),
         Part("equals nn.MultiheadAttention on the same weights, several sizes", 1, _plain, gate=True,
              requires={"shape", "weights"}, hidden=True),

@@ -166,6 +166,76 @@ def _product_cases(name, with_values):
     return found
 
 
+# What the notebook shows for its example: Q @ K without the transpose (the classic mistake it warns of) and
+# what attention prints with d_k=1 and with the default d_k (the scores divided by sqrt(3)).
+NOT_TRANSPOSED = np.array([[4, 7, 3], [12, 16, 4], [10, 15, 5]], dtype=np.float32)
+PRINTED_OUTPUT = {
+    1: [[1.9366, 6.6831, 1.5951], [2.0, 7.964, 0.054], [1.9997, 7.7599, 0.3584]],
+    None: [[1.8639, 6.3194, 1.7042], [1.9991, 7.8141, 0.2735], [1.9926, 7.4796, 0.7359]],
+}
+PRINTED_ATOL = 1e-4  # the notebook prints 4 decimals
+
+
+def _qkv_example():
+    def judge(outcome):
+        what = "qkv on the notebook's example"
+        got = arrays_in_tuple(outcome, [(3, 3)] * 3, what)
+        same_arrays(got, (fixture.QUERIES, fixture.KEYS, fixture.VALUES), what)
+    example = numpy_call(fixture.X, fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
+    return [Case("the notebook's example: Q, K and V as it prints them", judge, example)]
+
+
+def _scores_example():
+    scores, root = fixture.SCORES, np.sqrt(3.0)
+    unscaled = [("scores_no_transpose", NOT_TRANSPOSED)]
+    scaled = [("scaling_wrong", scores / 3), ("scaling_wrong", scores),
+              ("scores_no_transpose", NOT_TRANSPOSED / root), ("scores_no_transpose", NOT_TRANSPOSED)]
+    cases = []
+    for given, expected, wrong, label in [
+            ({"d_k": 1}, scores, unscaled, "the notebook's example Q, K, d_k=1"),
+            ({}, scores / root, scaled, "the notebook's example Q, K with the default d_k (3)")]:
+        judge = expect("ndarray", expected, f"scaled_scores on {label}", diagnoses=wrong)
+        cases.append(Case(label, judge, numpy_call(fixture.QUERIES, fixture.KEYS, **given)))
+    return cases
+
+
+def _columns_sum_to_one(values):
+    """Weights whose columns, not rows, sum to 1 (a softmax over the queries): the outputs then add up, over the
+    queries, to the values added up over the keys."""
+    return lambda got: np.allclose(got.sum(axis=-2), values.sum(axis=-2), atol=PRINTED_ATOL)
+
+
+def _summed_over_features(values):
+    """Each weighted value summed over its features: divided by the sum of its value row, each entry is a weight,
+    and each row of these weights sums to 1."""
+    totals = values.sum(axis=-1)
+
+    def matches(got):
+        weights = got / totals[..., None, :]
+        return bool(np.all(weights >= -1e-6) and np.allclose(weights.sum(axis=-1), 1, atol=PRINTED_ATOL))
+    return matches
+
+
+def _divided_by_three():
+    """attention's output on the notebook's example with its scores divided by d_k = 3 instead of sqrt(3)
+    (small scores: exp cannot overflow)."""
+    e = np.exp(fixture.SCORES.astype(np.float64) / 3)
+    return (e / e.sum(axis=1, keepdims=True)) @ fixture.VALUES
+
+
+def _attention_example():
+    values = fixture.VALUES
+    properties = [("softmax_dim0", _columns_sum_to_one(values)), ("sum_over_features", _summed_over_features(values))]
+    scaling = [("scaling_wrong", PRINTED_OUTPUT[1]), ("scaling_wrong", _divided_by_three())]
+    cases = []
+    for given, wrong, label in [({"d_k": 1}, [], "the notebook's example Q, K, V, d_k=1"),
+                                ({}, scaling, "the notebook's example Q, K, V with the default d_k (3)")]:
+        judge = expect("ndarray", PRINTED_OUTPUT[given.get("d_k")], f"attention on {label}", atol=PRINTED_ATOL,
+                       diagnoses=[*wrong, *properties])
+        cases.append(Case(label, judge, numpy_call(fixture.QUERIES, fixture.KEYS, values, **given)))
+    return cases
+
+
 
 # ---- hidden: known outputs ----
 LARGE_ATOL = 1e-4  # exp(x - logsumexp(x)) is off by about 1.5e-5 near 1000 in float32
@@ -503,6 +573,8 @@ PARTS = {
     "qkv": [
         Part("a tuple of three arrays of shape (..., n, d_out), the inputs unchanged", 1, _qkv_shape,
              requires={"shape", "batch", "inputs"}),
+        Part("the notebook's example, as it prints it: the queries, keys and values, in that order", 1,
+             _qkv_example),
         Part("the notebook's example queries, keys and values", 1, _qkv_known, requires={"inputs"}, hidden=True),
         Part("random shapes and batches", 1, _qkv_random, gate=True, requires={"batch", "shape"}, hidden=True),
     ],
@@ -510,6 +582,8 @@ PARTS = {
         Part("an array of shape (..., n_queries, n_keys), with and without d_k", 1,
              lambda: _product_cases("scaled_scores(Q, K)", False),
              requires={"shape", "batch", "argument"}),
+        Part("the notebook's example, as it prints it: the scores with d_k=1, and divided by sqrt(3) by default", 1,
+             _scores_example, requires={"argument"}),
         *known_random_batches(
             ("the notebook's example: d_k=1 gives the scores, the default divides by sqrt(3)",
             "random matrices, default and given d_k", "batches of matrices (transpose the last two axes)"),
@@ -521,6 +595,8 @@ PARTS = {
         Part("an array of shape (..., n_queries, d_v), with and without d_k; finite on large scores", 1,
              lambda: _product_cases("attention(Q, K, V)", True),
              requires={"shape", "batch", "argument", "large"}),
+        Part("the notebook's example, as it prints it: the output with d_k=1 and with the default d_k", 1,
+             _attention_example, requires={"argument"}),
         *known_random_batches(
             ("the notebook's example: d_k=1 gives the exact output, the default the scaled output",
             "random matrices, default and given d_k", "batches of matrices"),

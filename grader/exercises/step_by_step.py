@@ -33,6 +33,11 @@ MISCONCEPTIONS = (
 
 # The source rounds the softmax of the notebook's example scores to these weights, for readability.
 APPROXIMATE_WEIGHTS = np.array([[0.0, 0.5, 0.5], [0.0, 1.0, 0.0], [0.0, 0.9, 0.1]], dtype=np.float32)
+# The notebook's example weights and self-attention output, as the notebook prints them (to 4 decimals).
+PRINTED_WEIGHTS = np.array([[0.063379, 0.46831, 0.46831], [6.0337e-06, 0.98201, 0.017986],
+                            [2.9539e-04, 0.88054, 0.11917]])
+PRINTED_OUTPUT = np.array([[1.9366, 6.6831, 1.5951], [2.0, 7.964, 0.054], [1.9997, 7.7599, 0.3584]])
+PRINTED_ATOL = 1e-4
 
 
 def array_diagnosed(outcome, kind, shape, what, diagnoses=()):
@@ -140,6 +145,21 @@ def _sum_visible():
     return cases
 
 
+def _softmax_of_rows(scores):
+    """Each row of ``scores`` turned into weights by torch's softmax, in float64: for the known mistakes' outputs on
+    the example."""
+    return torch.softmax(torch.from_numpy(np.asarray(scores, dtype=np.float64)), dim=-1).numpy()
+
+
+def _example_mistakes():
+    """What the known mistakes give on the notebook's example, worked out from its printed numbers."""
+    queries, keys, values = (a.astype(np.float64) for a in (fixture.QUERIES, fixture.KEYS, fixture.VALUES))
+    columns = _softmax_of_rows(fixture.SCORES.astype(np.float64).T).T  # weights that sum to 1 down each column
+    return [("scores_no_transpose", _softmax_of_rows(queries @ keys) @ values),  # keys not transposed
+            ("softmax_dim0", columns @ values),
+            ("sum_over_features", PRINTED_WEIGHTS * values.sum(axis=-1))]  # each weighted value summed over features
+
+
 def _attention_visible():
     rng = np.random.default_rng(0)
     x, w_query, w_key = rng.integers(0, 3, (2, 4)), rng.integers(0, 3, (4, 3)), rng.integers(0, 3, (4, 3))
@@ -147,19 +167,35 @@ def _attention_visible():
     small = [a.astype(np.float32) for a in (x, w_query, w_key, w_value)]
     weights = (fixture.W_QUERY, fixture.W_KEY, fixture.W_VALUE)
     batch = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    copies = np.stack([fixture.X, fixture.X])
+    # Unscaled, as this notebook is: what dividing the scores by sqrt(d_k) = sqrt(3) gives instead.
+    scaled = _softmax_of_rows(fixture.SCORES.astype(np.float64) / np.sqrt(3)) @ fixture.VALUES
+    # Softmax without dim normalises a batch's scores across the batch: 1/2 for each of two copies, so every
+    # output row is half the sum of the values.
+    across_batch = np.broadcast_to(fixture.VALUES.astype(np.float64).sum(axis=0) / 2, (2, 3, 3))
     cases = []
-    for label, args, shape, is_batch, large in [
-            ("the notebook's example", (fixture.X, *weights), (3, 3), False, False),
-            ("x (2, 4), w_query and w_key (4, 3), w_value (4, 5)", small, (2, 5), False, False),
-            ("one token: x (1, 4)", (fixture.X[:1], *weights), (1, 3), False, False),
-            ("a batch: x (2, 3, 4)", (batch, *weights), (2, 3, 3), True, False),
+    for label, args, shape, is_batch, large, expected, diagnoses in [
+            ("the notebook's example", (fixture.X, *weights), (3, 3), False, False, PRINTED_OUTPUT,
+             _example_mistakes()),
+            ("x (2, 4), w_query and w_key (4, 3), w_value (4, 5)", small, (2, 5), False, False, None, []),
+            ("one token: x (1, 4)", (fixture.X[:1], *weights), (1, 3), False, False, None, []),
+            ("a batch: x (2, 3, 4)", (batch, *weights), (2, 3, 3), True, False, None, []),
+            ("a batch of two copies of the notebook's example x", (copies, *weights), (2, 3, 3), True, False,
+             np.stack([PRINTED_OUTPUT, PRINTED_OUTPUT]), [("softmax_implicit_dim", across_batch)]),
             ("large scores: the notebook's example x times 6 (scores up to 576)", (fixture.X * 6, *weights), (3, 3),
-             False, True)]:
-        def judge(outcome, shape=shape, large=large):
-            what = "self_attention(x, w_query, w_key, w_value)"
-            got = array_of(outcome, "Tensor", shape, "floating", what)
+             False, True, None, [])]:
+        def judge(outcome, shape=shape, large=large, expected=expected, diagnoses=diagnoses, label=label):
+            what = f"self_attention(x, w_query, w_key, w_value) on {label}"
+            got = array_diagnosed(outcome, "Tensor", shape, what, diagnoses)
             if large:
                 finite(got, what)
+            if expected is None:
+                return
+            if shape == (3, 3) and np.allclose(got, scaled, atol=PRINTED_ATOL):
+                hint = (f"{what} looks scaled by 1/sqrt(d_k). This exercise follows the notebook step by step: "
+                        "softmax of the raw scores, no scaling (scaling comes in notebook 03).")
+                raise Mismatch(hint, expected=show(expected), got=show(got))
+            close(got, expected, what, atol=PRINTED_ATOL, diagnoses=diagnoses)
         cases.append(Case(label, judge, call(*args), batch=(2, 3, 4) if is_batch else None))
     return cases
 
@@ -689,7 +725,8 @@ PARTS = {
             batches=([(2, 3, 4, 5), (3, 2, 4, 4), (2, 2, 3, 5, 2)], 310), random_requires={"edge", "shape"}, hidden=True),
     ],
     "self_attention": [
-        Part("a float tensor of shape (..., n, d_v); finite on large scores", 1, _attention_visible,
+        Part("the notebook's example output, also for a batch of copies of it; a float tensor of shape "
+             "(..., n, d_v); finite on large scores", 1, _attention_visible,
              requires={"shape", "edge", "batch", "large"}),
         *known_random_batches(
             ("the notebook's example output", "random inputs and weights", "batches of sequences"), _attention_known,

@@ -19,12 +19,15 @@ from .edits import with_imports
 class Wrong:
     """A wrong answer to ``exercise``, as its answer cell's code (imports left to :attr:`source`); ``name`` tells it
     from the exercise's other wrong answers, ``demo`` hands it out in the demo class, ``misconception`` is the
-    catalogue's key of the mistake it makes (None: a mistake the catalogue does not name)."""
+    catalogue's key of the mistake it makes (None: a mistake the catalogue does not name). ``unseen``: it is right
+    on everything the notebook shows and wrong only elsewhere (fixed numbers, say), so that only the hidden parts
+    can catch it; every other wrong answer fails a visible part (tests/checks/test_checks.py)."""
     exercise: str
     name: str
     code: str
     demo: bool = False
     misconception: str | None = None
+    unseen: bool = False
 
     @property
     def source(self):

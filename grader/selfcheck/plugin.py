@@ -35,7 +35,7 @@ class NotebookFile(pytest.File):
         worth = points_by_exercise(nb)  # the test cells' metadata, as nbgrader reads it
         for position, name in enumerate(exercises):
             yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position,
-                                           points=worth[name])
+                                           points=worth[name], of=len(exercises))
 
 
 class ExerciseFailed(Exception):
@@ -66,10 +66,11 @@ class ExerciseReport(TerminalRepr):
 class ExerciseItem(pytest.Item):
     """One exercise: its visible checks, said as the test cell says them."""
 
-    def __init__(self, *, results, position, points, **kwargs):
+    def __init__(self, *, results, position, points, of, **kwargs):
         super().__init__(**kwargs)
         self.results, self.points = results, points
-        self.user_properties.append(("position", position))  # the summary lists exercises in notebook order
+        # the summary lists exercises in notebook order, and knows whether it has each notebook's every exercise
+        self.user_properties += [("position", position), ("of", of)]
 
     def runtest(self):
         checks = len(visible_parts(self.name)) if self.results is None else len(self.results)
@@ -103,12 +104,26 @@ def pytest_terminal_summary(terminalreporter):
         props = dict(report.user_properties)
         if "visible_checks" in props and report.when == "call":
             rows.append((report.nodeid.split("::")[-1], tuple(props["visible_checks"]), props["points"],
-                         report.fspath))
+                         report.fspath, props["of"]))
     if not rows:
         return
     terminalreporter.section("self-check")
-    for name, checks, points, _ in rows:
+    for name, checks, points, *_ in rows:
         terminalreporter.write_line(headline(name, (checks, None), points))
     passed, total = sum(r[1][0] for r in rows), sum(r[1][1] for r in rows)
-    whole = "this notebook" if len({r[3] for r in rows}) == 1 else "these notebooks"
-    terminalreporter.write_line(headline("total", ((passed, total), None), sum(r[2] for r in rows), whole=whole))
+    said = headline(f"total of {_count(len(rows), 'exercise')}", ((passed, total), None), sum(r[2] for r in rows),
+                    whole=_whole(rows))
+    terminalreporter.write_line(said)
+
+
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _whole(rows):
+    """What the total's points are of: the notebooks, when every exercise of each was checked; else the exercises
+    checked (``pytest -k`` chose some), with the verb."""
+    notebooks = {row[3]: row[4] for row in rows}
+    if all(sum(row[3] == path for row in rows) == size for path, size in notebooks.items()):
+        return "this notebook is" if len(notebooks) == 1 else f"these {len(notebooks)} notebooks are"
+    return "this exercise is" if len(rows) == 1 else f"these {len(rows)} exercises are"

@@ -13,7 +13,7 @@ import jinja2
 
 from ..checks.misconceptions import MISCONCEPTIONS
 from ..checks.wording import checks_passed, counts_of, likely_mistake, wrap
-from ..statuses import GRADED, STATUSES
+from ..statuses import GRADED, PENDING, STATUSES
 
 
 @functools.cache
@@ -42,7 +42,7 @@ def diagnosis(exercise, calls=(), neighbours=None):
     """What the page says of one exercise, as plain values for the templates."""
     failed = [part for part in exercise.parts if part.score < part.points]
     said = {"status": _status(exercise.status, exercise.reason or STATUSES[exercise.status].exercise),
-            "checks": None, "passed": not failed and exercise.status == GRADED, "mistake": None, "first": None,
+            "help": _help(exercise.status), "checks": None, "passed": not failed and exercise.status == GRADED, "mistake": None, "first": None,
             "others": [], "note": exercise.note}
     if exercise.parts:
         counted = checks_passed(*counts_of([(p.hidden, p.score >= p.points) for p in exercise.parts]))
@@ -62,6 +62,15 @@ def _status(status, reason):
         return None
     reason = (reason or "").rstrip(".")
     return f"No points: {reason}." if STATUSES[status].real else f"Not graded: {reason}."
+
+
+def _help(status):
+    """For a check the sandbox could not finish (out of time or memory, a crash): what usually causes it, what to
+    try, and that the 0 is not final; None for any other status."""
+    words = STATUSES[status]
+    if words.to_try is None:
+        return None
+    return {"cause": words.cause, "to_try": words.to_try, "pending": None if words.real else PENDING}
 
 
 def _mistake(name, failed, calls, neighbours):
@@ -86,4 +95,5 @@ def _case(part):
 def notebook_notes(record):
     """HTML for the top of the page: a notebook that was not graded, test cells that were changed."""
     status = _status(record.status, record.reason or STATUSES[record.status].notebook)
-    return _templates().get_template("notes.html").render(status=status, tampered=record.tampered).strip()
+    return _templates().get_template("notes.html").render(status=status, help=_help(record.status),
+                                                          tampered=record.tampered).strip()

@@ -98,6 +98,20 @@ def test_wrong_answer_loses_points_with_its_diagnosis(mistake):
         assert mistake.misconception in diagnosed
 
 
+@pytest.mark.parametrize("mistake", WRONG_ANSWERS, ids=ids(WRONG_ANSWERS))
+def test_a_wrong_answer_that_the_notebook_shows_fails_a_visible_check(mistake):
+    """No hidden surprises: every wrong answer loses points at grading (above), so one that passed every visible
+    check would pass the self-check and then lose them. Only an answer right on everything the notebook shows and
+    wrong elsewhere (``unseen``: fixed numbers, say) may; and a visible part must catch every other."""
+    failures = _visible_failures(mistake)
+    if mistake.wrong.unseen:
+        assert not failures, "marked unseen, but a visible part catches it"
+    else:
+        assert failures, "passes every visible check, then loses points at grading"
+        if mistake.misconception:
+            assert mistake.misconception in {f.misconception for f in failures}, "caught, but not diagnosed"
+
+
 def test_every_misconception_has_wrong_answers_and_every_wrong_answer_a_name_of_its_own():
     assert list(by_misconception()) == list(MISCONCEPTIONS) and all(by_misconception().values())
     assert {m.exercise for m in WRONG_ANSWERS} <= set(exercise_names())

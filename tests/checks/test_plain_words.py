@@ -110,3 +110,13 @@ def test_the_glossary_catches_what_it_should():
     assert internal(said + ["the notebook's example", "undefinedness", "probed"]) == said
     assert all(list((ROOT / folder).glob("*.py")) for folder in MESSAGES)  # the scan above is not of empty folders
     assert "the notebook's example scores" in string_constants(ROOT / "grader" / "exercises" / "step_by_step.py")
+
+
+@pytest.mark.parametrize("path", [*sorted(SOLUTIONS.glob("*.ipynb")), *sorted(EXERCISES.glob("*.ipynb"))],
+                         ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_the_notebooks_are_plain(path):
+    """The notebooks' own words (Markdown, given code and its comments) reach every feedback page of theirs."""
+    found = [f"cell {n}: {match.group(0)!r} in {cell.source[max(0, match.start() - 40):match.end() + 40]!r}"
+             for n, cell in enumerate(nbformat.read(path, as_version=4).cells)
+             for match in INTERNAL.finditer(cell.source)]
+    assert found == []

@@ -65,8 +65,8 @@ def test_a_failed_test_cell_shows_the_kits_message_and_no_frame_of_the_kits_code
 def test_the_test_cell_says_the_points_on_the_notebooks_scale(ran_in_jupyter):
     text = "".join(o.text for o in ran_in_jupyter["attention_weights_test"].outputs if o.output_type == "stream")
     said = " ".join(text.split())
-    assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points, the other checks run " \
-           "at grading" in said
+    assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points; the other checks, run " \
+           "at grading, try new inputs" in said
     assert "/ 1 points" not in said
     passed = "".join(o.text for o in ran_in_jupyter["weighted_values_test"].outputs if o.output_type == "stream")
     assert "visible checks 1/1 passed; this exercise is worth 4 points" in " ".join(passed.split())
@@ -79,12 +79,15 @@ def test_pytest_says_the_points_as_the_test_cell_does(tmp_path, on_ci):
     wrong_steps_notebook(tmp_path)
     run = self_check(tmp_path / STEPS, on_ci)
     said = " ".join(run.stdout.split())
-    assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points, the other checks run " \
-           "at grading" in said
+    assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points; the other checks, run " \
+           "at grading, try new inputs" in said
     assert "weighted_values: visible checks 1/1 passed; this exercise is worth 4 points" in said
     checks = visible_checks(STEPS)[1]
-    assert f"total: visible checks {checks - 1}/{checks} passed; this notebook is worth {worth(STEPS):g} points" in said
-    assert said.count("Likely mistake") == 1
+    exercises = visible_checks(STEPS)[0]
+    # self_attention calls the wrong attention_weights: its visible check of the notebook's example output fails too
+    assert f"total of {exercises} exercises: visible checks {checks - 2}/{checks} passed; this notebook is worth " \
+           f"{worth(STEPS):g} points" in said
+    assert said.count("Likely mistake") == 2
 
 
 def autograded_cell(name, answer):
@@ -129,10 +132,20 @@ def test_the_most_common_mistake_is_the_one_named():
     assert likely_mistake([None, "not a known one"]) is None
 
 
+def attention_keys_for_queries(x, w_query, w_key, w_value):
+    """Queries and keys swapped: right on the notebook's example, whose scores are symmetric, wrong on new inputs."""
+    import torch
+    scores = (x @ w_key) @ (x @ w_query).transpose(-2, -1)
+    return torch.softmax(scores, dim=-1) @ (x @ w_value)
+
+
 def test_an_honest_mistake_on_new_inputs_names_the_mistake_not_fixed_numbers():
     text = " ".join(autograded_cell("self_attention", attention_on_own_softmax).outputs[0].text.split())
-    assert "visible checks 1/1 passed" in text and "it is wrong on new inputs" in text
+    assert "visible checks 0/1 passed" in text  # the notebook's example output shows it (it passed them before)
     assert "fixed numbers" not in text and "Likely mistake: Your weights sum to 1 down each column" in text
+    unseen = " ".join(autograded_cell("self_attention", attention_keys_for_queries).outputs[0].text.split())
+    assert "visible checks 1/1 passed" in unseen and "it is wrong on new inputs" in unseen
+    assert "fixed numbers" not in unseen
 
 
 def test_a_hard_coded_answer_is_still_called_one():

@@ -209,3 +209,22 @@ def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
     page = exercise_html(attention, calls, notebook)
     assert "wrong values &lt;b&gt;" not in page and "<pre style='white-space: pre-wrap'>wrong values</pre>" in page
     assert "&lt;b&gt;" in exercise_html(ExerciseRecord("self_attention", 0, 4, parts=[batch]))
+
+
+@pytest.mark.parametrize("status", ["timeout", "memory", "crashed"])
+def test_a_check_the_sandbox_could_not_finish_says_what_to_try_and_that_the_zero_waits(status):
+    from grader.statuses import STATUSES
+    from grader.tutor.page import exercise_html, exercise_text
+    reason = f"checking attention_scores {STATUSES[status].happened} (the limit is 10 s)"
+    for page in (exercise_html(ExerciseRecord("attention_scores", 0, 3, status, reason)),
+                 exercise_text(ExerciseRecord("attention_scores", 0, 3, status, reason))):
+        said = " ".join(bs4.BeautifulSoup(page, "html.parser").get_text(" ").split())
+        assert f"Not graded: {reason}." in said
+        assert f"What usually causes it: {STATUSES[status].cause}." in said
+        assert f"What to try: {STATUSES[status].to_try}" in said and "0 for now, not final" in said
+
+
+def test_a_graded_exercise_has_no_such_advice():
+    from grader.tutor.page import exercise_html
+    page = exercise_html(ExerciseRecord("attention_scores", 3, 3, "graded", None))
+    assert "What to try" not in page and "for now" not in page

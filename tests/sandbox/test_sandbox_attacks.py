@@ -7,6 +7,7 @@ student but 'good' and 'stubs' carries one attack (tests/sandbox/attacks.py) in 
 """
 import copy
 import csv
+import html
 import os
 import pathlib
 import sqlite3
@@ -198,5 +199,10 @@ def test_feedback_explains_the_mistake_and_leaks_no_hidden_test(graded):
     assert "without transposing the keys" in pages["patcher"]
     assert MISCONCEPTIONS["scores_no_transpose"].explanation.split(".")[0] in pages["patcher"]
     assert "crash" in pages["exiter"] and "time" in pages["loopcall"]
+    for student, limit in [("loopcall", "s for one cell or one exercise's checks"),
+                           ("memorybomb", "GiB for everything the notebook runs"), ("exiter", "")]:
+        said = " ".join(html.unescape(pages[student]).split())  # a student can act on it: the limit, what to try
+        assert limit in said and "What usually causes it:" in said and "What to try:" in said, student
+        assert "Your score here is 0 for now, not final" in said, student
     for page in pages.values():
         assert "check_hidden" not in page and "BEGIN HIDDEN TESTS" not in page

@@ -30,8 +30,8 @@ def test_untouched_notebook_fails_every_exercise_and_says_why():
     assert run.returncode == 1
     assert f"{exercises} failed" in run.stdout
     assert "not implemented yet" in run.stdout
-    assert f"total: visible checks 0/{checks} passed; this notebook is worth {worth(notebook):g} points, the other " \
-        "checks run at grading" in " ".join(run.stdout.split())
+    assert f"total of {exercises} exercises: visible checks 0/{checks} passed; this notebook is worth " \
+        f"{worth(notebook):g} points; the other checks, run at grading, try new inputs" in " ".join(run.stdout.split())
 
 
 @pytest.mark.parametrize("notebook", notebooks())

@@ -8,6 +8,7 @@ import nbformat
 import pytest
 from nbgrader.validator import Validator
 
+from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
 from grader.demo.fill import fill, reference_answers
 
@@ -39,7 +40,7 @@ def variant(notebook, kind):
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory):
-    """{(notebook, kind): (validate passed, self-check passed)}."""
+    """{(notebook, kind): (validate passed, self-check passed, what validate says of each failed cell)}."""
     found = {}
     for kind in ("correct", "stub", "wrong"):
         folder = tmp_path_factory.mktemp(kind)
@@ -51,7 +52,8 @@ def verdicts(tmp_path_factory):
         for notebook in chosen:
             validated = Validator().validate(str(folder / notebook))
             passed = not (validated.get("failed") or validated.get("changed") or validated.get("type_changed"))
-            found[notebook, kind] = (passed, f"FAILED {notebook}::" not in checked.stdout)
+            found[notebook, kind] = (passed, f"FAILED {notebook}::" not in checked.stdout,
+                                     [cell["raw_error"] for cell in validated.get("failed", [])])
     return found
 
 
@@ -59,4 +61,12 @@ def verdicts(tmp_path_factory):
     (notebook, kind, expected) for kind, expected in [("correct", True), ("stub", False), ("wrong", False)]
     for notebook in notebooks() if kind != "wrong" or notebook in WRONG])
 def test_validate_agrees_with_the_self_check(verdicts, notebook, kind, expected):
-    assert verdicts[notebook, kind] == (expected, expected)
+    assert verdicts[notebook, kind][:2] == (expected, expected)
+
+
+def test_validate_shows_the_checks_report_for_a_failed_cell(verdicts):
+    """What Validate shows of the wrong answer's cell: the failed check, what was expected, what came back and the
+    likely mistake, not only "see the checks above" (it shows no standard output)."""
+    said = " ".join(verdicts["01_attention_basics.ipynb", "wrong"][2][0].split())
+    assert "FAIL" in said and "expected:" in said and "got:" in said
+    assert MISCONCEPTIONS["softmax_dim0"].explanation in said
