@@ -1,8 +1,8 @@
 """nbgrader's gradebook as plain rows: the scores of every graded cell, notebook and student.
 
 The gradebook is the one source of truth for scores: autograded scores, manual scores given in
-formgrader (a manual score overrides the autograded one) and late penalties. Works with any
-``db_url`` nbgrader accepts. Every verb reads the gradebook's scores and students here, and nowhere else.
+formgrader (a manual score overrides the autograded one), late penalties, and how late each submission was.
+Works with any ``db_url`` nbgrader accepts. Every verb reads the gradebook's scores and students here, and nowhere else.
 """
 from dataclasses import dataclass
 
@@ -44,12 +44,15 @@ class LessLatePenalty:
 
 @dataclass(frozen=True)
 class NotebookScore(LessLatePenalty):
-    """One student's notebook: its raw score, its late penalty, and the score that counts."""
+    """One student's notebook: its raw score, its late penalty, the score that counts, and how many seconds after
+    the due date (the student's extension included) its submission was handed in: 0 when on time or without a
+    due date or a hand-in time."""
     student: str
     notebook: str
     raw_score: float
     max_score: float
     late_penalty: float
+    seconds_late: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -143,14 +146,28 @@ def _cell_scores(book, assignment):
 
 
 def _notebook_scores(book, assignment):
-    """Every submitted notebook's score, late penalty included, as the gradebook has it."""
+    """Every submitted notebook's score, late penalty and seconds late included, as the gradebook has it."""
     rows = (book.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
-                          SubmittedNotebook.late_submission_penalty)
+                          SubmittedNotebook.late_submission_penalty, SubmittedAssignment.timestamp,
+                          Assignment.duedate, SubmittedAssignment.extension)
             .select_from(SubmittedNotebook).join(SubmittedNotebook.notebook)
             .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
             .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
-    return sorted((NotebookScore(student, notebook, score or 0.0, most or 0.0, penalty or 0.0)
-                   for student, notebook, score, most, penalty in rows), key=lambda s: (s.student, s.notebook))
+    return sorted((NotebookScore(student, notebook, score or 0.0, most or 0.0, penalty or 0.0,
+                                 seconds_late(timestamp, duedate, extension))
+                   for student, notebook, score, most, penalty, timestamp, duedate, extension in rows),
+                  key=lambda s: (s.student, s.notebook))
+
+
+def seconds_late(timestamp, duedate, extension=None):
+    """How many seconds after its due date (``duedate`` plus the student's ``extension``, if any) a submission
+    handed in at ``timestamp`` was, as nbgrader's ``SubmittedAssignment.total_seconds_late`` computes it from the
+    same columns (read here in the one query, not an object each): 0 when on time, without a due date or without a
+    hand-in time."""
+    if timestamp is None or duedate is None:
+        return 0.0
+    due = duedate + extension if extension is not None else duedate
+    return max(0.0, (timestamp - due).total_seconds())
 
 
 def _students(book):

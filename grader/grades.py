@@ -1,6 +1,7 @@
 """The course's grades, as the instructor's verbs show them: the gradebook's scores, the records' diagnoses.
 
-Scores come from nbgrader's gradebook only (autograded and manual scores, late penalties). The
+Scores come from nbgrader's gradebook only (autograded and manual scores, late penalties, how late each
+submission was). The
 kit's grading records add what the gradebook cannot say: why a notebook or a test cell has no
 real score, which nbgrader cells the student changed, and each failed check's message and
 misconception. The two are joined by (student, notebook, grade_id).
@@ -44,7 +45,8 @@ class CellGrade:
 
 @dataclass
 class NotebookGrade(book.LessLatePenalty):
-    """One student's notebook: the gradebook's scores for each graded cell, its late penalty, its status."""
+    """One student's notebook: the gradebook's scores for each graded cell, its late penalty, its status, and how
+    many seconds after the due date it was handed in (0 when on time, or without a due date)."""
     student: str
     notebook: str            # the file name, ``<name>.ipynb``
     status: str
@@ -55,10 +57,44 @@ class NotebookGrade(book.LessLatePenalty):
     tampered: list = field(default_factory=list)
     isolation: str | None = None
     cells: list = field(default_factory=list)
+    seconds_late: float = 0.0
 
     @property
     def needs_attention(self):
         return statuses.needs_attention(self.status, *(c.status for c in self.cells)) or bool(self.tampered)
+
+    @property
+    def late(self):
+        """Handed in after the due date, whether or not the course sets a late penalty. nbgrader takes a penalty
+        off late work only, so a penalty says late too (an extension given after grading leaves the penalty until the
+        notebook is graded again)."""
+        return self.seconds_late > 0 or self.late_penalty > 0
+
+    @property
+    def late_by(self):
+        """How late, in words ('2 hours 5 minutes'); '' when on time or when only the penalty says it was late."""
+        return time_in_words(self.seconds_late) if self.seconds_late > 0 else ""
+
+
+UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
+
+
+def time_in_words(seconds):
+    """A length of time in plain words, rounded down to its two largest units: '1 day 3 hours', '2 hours 5 minutes',
+    '1 minute'; under a minute, in seconds ('40 seconds', 'less than a second')."""
+    whole = int(seconds)
+    if whole < 60:
+        return _count(whole, "second") if whole else "less than a second"
+    counts = []
+    for unit, length in UNITS:
+        counts.append((whole // length, unit))
+        whole %= length
+    first = next(n for n, (count, _) in enumerate(counts) if count)
+    return " ".join(_count(count, unit) for count, unit in counts[first:first + 2] if count)
+
+
+def _count(count, unit):
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def course_grades(course, released=None):
@@ -95,7 +131,8 @@ def _notebook_grade(course, student, name, record, scored, cells, scores):
     return NotebookGrade(student, f"{name}.ipynb", status, reason,
                          scored.raw_score if scored else 0.0, sum(c.max_score for c in cells),
                          scored.late_penalty if scored else 0.0, record.tampered if record else [],
-                         record.isolation if record else None, graded)
+                         record.isolation if record else None, graded,
+                         scored.seconds_late if scored and status != "missing" else 0.0)  # not handed in: not late
 
 
 def _cell_grade(cell, scored, notebook, diagnosis, tampered):

@@ -5,6 +5,10 @@ A score that is not real stays 0 in nbgrader's gradebook until a person acts: th
 submission (``python -m grader autograde --force``) or give a manual grade in formgrader, which
 overrides it.
 """
+import html
+
+from nbformat.v4 import new_markdown_cell
+
 from .records import TEST_CELL, changed_cell
 from .statuses import GRADED, STATUSES
 
@@ -30,8 +34,9 @@ def changed(tampered):
 
 
 def notes(grades):
-    """One line per student and notebook that needs a person: 'diego 01: timed out, regrade or grade by hand'.
-    A student who handed in nothing gets one line."""
+    """One line per student and notebook that needs a person: 'diego 01: timed out, regrade or grade by hand', and
+    how late it was handed in, if late ('...; late by 2 hours 5 minutes'). A student who handed in nothing gets one
+    line."""
     by_student = {}
     for notebook in grades:
         by_student.setdefault(notebook.student, []).append(notebook)
@@ -42,5 +47,25 @@ def notes(grades):
             continue
         for notebook in notebooks:
             if what := to_do(notebook):
-                lines.append(f"{student} {notebook.notebook.split('_')[0]}: {what}")
+                lines.append(f"{student} {notebook.notebook.split('_')[0]}: {what}{lateness(notebook)}")
     return lines
+
+
+def lateness(notebook):
+    """'; late by 2 hours 5 minutes' (or '; late', when only nbgrader's late penalty says so); '' when on time."""
+    if not notebook.late:
+        return ""
+    return f"; late by {notebook.late_by}" if notebook.late_by else "; late"
+
+
+GRADER_NOTE = "attention_kit_grader_note"  # the metadata key of the grader's note, which the feedback page leaves out
+
+
+def grader_note(tampered):
+    """A Markdown cell for the top of an autograded notebook, which formgrader shows: each nbgrader cell the student
+    changed, in words."""
+    changes = "".join(f"<li>{html.escape(changed_cell(change))}</li>" for change in tampered)
+    text = ("<b>For the grader: the student changed nbgrader cells of this notebook.</b> The released cells were "
+            "graded as released (a changed test cell on your copy); a copy, or a cell the student marked for "
+            f"grading, counts as a plain cell of theirs.<ul>{changes}</ul>")
+    return new_markdown_cell(text, metadata={GRADER_NOTE: True})

@@ -58,6 +58,39 @@ def empty_gradebook(folder):
     return path
 
 
+DUE = "2026-03-02 18:00:00"  # the due date of :func:`dated_course`, in UTC as nbgrader keeps it
+
+
+def dated_course(folder, gradebook, handed_in, extensions=None):
+    """A course whose assignment is due at ``DUE``, with no late penalty (the kit's config: nbgrader's
+    AssignLatePenalties takes none off), graded in seconds without running a notebook: each student of
+    ``handed_in`` ({student: time, as nbgrader's ``timestamp.txt`` has it}) hands in notebook 01 with its
+    ``timestamp.txt``, which is put in the gradebook as ``nbgrader autograde`` puts it (read by nbgrader's
+    ``CourseDirectory.get_existing_timestamp``), and gets full marks for its one test cell (3 points).
+    ``extensions``: {student: datetime.timedelta}, nbgrader's extension of the due date. ``gradebook``: the
+    session's ``empty_gradebook``, copied."""
+    course = pathlib.Path(folder)
+    course.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copy(gradebook, course / "gradebook.db")
+    kit, notebook = Course.at(course), pathlib.PurePath(BASICS).stem
+    with kit.gradebook() as book:
+        book.add_assignment(ASSIGNMENT, duedate=DUE)
+        book.add_notebook(notebook, ASSIGNMENT)
+        book.add_grade_cell("attention_scores_test", notebook, ASSIGNMENT, max_score=3, cell_type="code")
+        for student, when in handed_in.items():
+            submit(course, student, "{}")
+            (kit.submitted(student) / "timestamp.txt").write_text(when)
+            book.update_or_create_student(student)
+            handed = book.update_or_create_submission(
+                ASSIGNMENT, student, timestamp=kit.directory.get_existing_timestamp(str(kit.submitted(student))))
+            handed.extension = (extensions or {}).get(student)
+            grade = book.find_grade("attention_scores_test", notebook, ASSIGNMENT, student)
+            grade.auto_score, grade.needs_manual_grade = 3, False  # as nbgrader's SaveAutoGrades leaves a pass
+        book.db.commit()
+    return course
+
+
 def submission(course, answers=None, notebook=BASICS):
     """The released notebook filled with the reference answers, some replaced by ``answers``."""
     release = nbformat.read(course / "exercises" / ASSIGNMENT / notebook, as_version=4)

@@ -7,13 +7,16 @@ cell of a notebook that did not run) keeps its score of 0 and gets nbgrader's "n
 notebook is flagged when anything in it needs a person, a changed, copied or added nbgrader cell included
 (its scores are real: the instructor's cells were graded). The student's notebooks that are not there (not
 handed in, or set aside as not readable) are flagged too, and a set-aside one needs a manual grade. A flag is
-never taken off here: a grader may have set it.
+never taken off here: a grader may have set it. A notebook whose nbgrader cells the student changed opens, in
+formgrader, with a note for the grader that names each changed cell and how it changed (grader/review.py; the
+feedback page leaves it out: the student's page has its own note).
 """
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .. import records
 from ..course import Course
+from ..review import grader_note
 from ..statuses import GRADED, needs_manual_grade
 
 
@@ -25,9 +28,12 @@ class FlagForReview(NbGraderPreprocessor):
         course = Course.of_notebook(self, resources)
         with course.gradebook() as gradebook:
             path = records.record_path(course, info["student"], info["notebook"])
-            if path.exists():
-                mark(gradebook, records.read(path), info["notebook"])
+            record = records.read(path) if path.exists() else None
+            if record is not None:
+                mark(gradebook, record, info["notebook"])
             mark_absent(gradebook, course, info["student"])
+        if record is not None and record.tampered:
+            nb.cells.insert(0, grader_note(record.tampered))
         return nb, resources
 
 

@@ -1,5 +1,8 @@
-"""A one-line progress bar on stderr."""
+"""A one-line progress bar on stderr, with an estimate of the time left; and the lines of several grading
+processes as each one says them, so that the bar moves with every student whoever graded them."""
+import queue
 import sys
+import threading
 import time
 
 
@@ -8,18 +11,55 @@ class Progress:
         self.total, self.title, self.width, self.done = total, title, width, 0
         self.started = time.monotonic()
         self.live = sys.stderr.isatty()
+        if self.live and total:
+            self._draw("starting")  # at once: the first student may take a while
 
     def step(self, label=""):
         self.done += 1
-        filled = self.width * self.done // max(self.total, 1)
-        line = (f"{self.title} [{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
-                f"{time.monotonic() - self.started:5.1f} s {label}")
         if self.live:
-            sys.stderr.write("\r" + line[:120].ljust(120))
+            self._draw(label)
         elif self.done == self.total:
-            sys.stderr.write(line + "\n")
+            sys.stderr.write(self._line(label) + "\n")
+            sys.stderr.flush()
+
+    def _draw(self, label):
+        sys.stderr.write("\r" + self._line(label)[:120].ljust(120))
         sys.stderr.flush()
+
+    def _line(self, label):
+        filled = self.width * self.done // max(self.total, 1)
+        elapsed = time.monotonic() - self.started
+        return (f"{self.title} [{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
+                f"{elapsed:5.1f} s{self._left(elapsed)} {label}")
+
+    def _left(self, elapsed):
+        """', about 2 min left': the mean time per student so far, times the students left."""
+        if not self.done or self.done >= self.total:
+            return ""
+        seconds = elapsed / self.done * (self.total - self.done)
+        return f", about {round(seconds / 60)} min left" if seconds >= 90 else f", about {max(1, round(seconds))} s left"
 
     def close(self):
         if self.live and self.total:
             sys.stderr.write("\n")
+
+
+def lines_as_they_come(streams):
+    """(index, line) from each of ``streams`` (text files: grading processes' outputs) in the order they are said,
+    whichever stream says them; ends when every stream has ended."""
+    said = queue.Queue()
+
+    def read(index, stream):
+        for line in stream:
+            said.put((index, line))
+        said.put((index, None))
+
+    for index, stream in enumerate(streams):
+        threading.Thread(target=read, args=(index, stream), daemon=True).start()
+    open_streams = len(streams)
+    while open_streams:
+        index, line = said.get()
+        if line is None:
+            open_streams -= 1
+        else:
+            yield index, line

@@ -26,7 +26,7 @@ from ..course import Course
 from ..sandbox.pool import SandboxUnavailable
 from . import nbgrader_pass
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
-from .progress import Progress
+from .progress import Progress, lines_as_they_come
 from .table import grade_table
 from .unreadable import show_unreadable
 
@@ -98,15 +98,15 @@ def record_grades(course, fingerprints, processes):
                  "students": {s: fingerprints[s] for s in students[n::processes]}}
         children.append((nbgrader_pass.start(order, log), set(order["students"])))
     failures, unavailable = [], None
+    for index, line in lines_as_they_come([child.stdout for child, _ in children]):  # each student as they finish
+        if line.startswith(SANDBOX_UNAVAILABLE):
+            unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()
+            continue
+        progress.step(line.strip())
+        children[index][1].discard(line.lstrip("!").split(" ", 1)[0].strip())
+        if line.startswith("!"):
+            failures.append(line[1:].strip())
     for child, untold in children:
-        for line in child.stdout:
-            if line.startswith(SANDBOX_UNAVAILABLE):
-                unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()
-                continue
-            progress.step(line.strip())
-            untold.discard(line.lstrip("!").split(" ", 1)[0].strip())
-            if line.startswith("!"):
-                failures.append(line[1:].strip())
         if child.wait() != 0:  # a process that died says nothing of the students it did not reach
             failures += [f"{student} not graded: the grading process stopped (exit code {child.returncode})"
                          for student in sorted(untold)]

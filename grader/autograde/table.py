@@ -11,12 +11,14 @@ from ..titles import short_titles
 
 COLUMN = 10  # a cell: score, "/", maximum, mark
 ATTENTION = "! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)"
-LATE = "L = late: the late penalty is taken off"
+LATE = "L = late: handed in after the due date; {}"
+PENALTY = {"all": "the late penalty is taken off", "none": "no late penalty is taken off",
+           "some": "a late penalty is taken off where the gradebook has one"}
 
 
 def grade_table(course):
-    """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a late one;
-    under the table, who needs what."""
+    """Scores per student and notebook; '!' marks a score that needs the instructor's attention, 'L' a notebook
+    handed in late (with or without a late penalty); under the table, who needs what (and how late, when late)."""
     released = course.released_notebooks()
     grades = course_grades(course, released)
     notebooks = sorted({g.notebook for g in grades})
@@ -30,8 +32,9 @@ def grade_table(course):
         cells = [_cell(entries.get(name), maximum[name]) for name in notebooks]
         total = sum(entry.score for entry in entries.values())
         rows.append(f"{student:{width}}  " + "  ".join(cells) + f"  {total:>5g}/{sum(maximum.values()):<3g}")
-    used = {_mark(entry) for entries in by_student.values() for entry in entries.values()}
-    legend = [text for mark, text in (("!", ATTENTION), ("L", LATE)) if mark in used]
+    entries = [entry for entries in by_student.values() for entry in entries.values()]
+    used = {_mark(entry) for entry in entries}
+    legend = [text for mark, text in (("!", ATTENTION), ("L", _late_legend(entries))) if mark in used]
     to_do = notes(grades)
     return "\n".join(rows + legend + (["", "Needs attention:"] + [f"  {line}" for line in to_do] if to_do else []))
 
@@ -49,8 +52,15 @@ def _header(notebooks, titles, width):
     return [line.rstrip() for line in lines]
 
 
+def _late_legend(entries):
+    """What 'L' means, and whether the notebooks it marks had a late penalty taken off: all, none or some."""
+    penalties = [entry.late_penalty > 0 for entry in entries if _mark(entry) == "L"]
+    return LATE.format(PENALTY["all" if all(penalties) else "some" if any(penalties) else "none"])
+
+
 def _mark(entry):
-    return "!" if entry.needs_attention else "L" if entry.late_penalty else " "
+    """'!' needs attention (its note under the table says how late it is, if late), 'L' late, else blank."""
+    return "!" if entry.needs_attention else "L" if entry.late else " "
 
 
 def _cell(entry, maximum):

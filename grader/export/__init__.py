@@ -15,7 +15,9 @@ def export(course=".", assignment="self_attention", path=None, format="csv", col
     A score that is not a real score (notebook missing, invalid, crashed, timed out, waiting for
     a manual grade...) is left blank, with the status and the reason beside it and
     ``needs_attention`` set to ``yes``. A tampered test cell keeps its score (graded on the
-    instructor's copy) but needs attention. A late penalty is a row of its own, with a negative score.
+    instructor's copy) but needs attention. A late penalty is a row of its own, with a negative score. The ``late``
+    column (the last) says, on every row of a notebook handed in after the due date, how late ('2 hours 5 minutes'),
+    with or without a late penalty; it is empty when on time.
     Written as the LMS sheets are: nothing a spreadsheet would run as a formula.
     """
     course = Course.at(course, assignment)

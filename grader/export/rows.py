@@ -3,13 +3,14 @@
 Scores are the gradebook's; a score that is not real (notebook missing, crashed, timed out,
 waiting for a manual grade...) is left blank, with the status (in the words of grader.statuses: "timed
 out", "not written") and the reason beside it. The score column adds up, per student, to the score of
-``nbgrader export``.
+``nbgrader export``. Every row of a notebook handed in after the due date says how late in its ``late`` column
+('2 hours 5 minutes'), with or without a late penalty; the column is empty when on time.
 """
 from .. import grades as course_grades
 from ..statuses import STATUSES
 
 COLUMNS = ["student", "notebook", "exercise", "grade_id", "kind", "score", "max_score", "status", "reason",
-           "misconceptions", "needs_attention", "isolation"]
+           "misconceptions", "needs_attention", "isolation", "late"]
 LATE = "late"
 
 
@@ -29,7 +30,8 @@ def _row(notebook, cell):
             "grade_id": cell.grade_id, "kind": cell.kind, "score": _number(cell.score),
             "max_score": _number(cell.max_score), "status": STATUSES[cell.status].csv, "reason": cell.reason or "",
             "misconceptions": ";".join(cell.misconceptions),
-            "needs_attention": "yes" if cell.needs_attention or unplaced else "no", "isolation": notebook.isolation or ""}
+            "needs_attention": "yes" if cell.needs_attention or unplaced else "no",
+            "isolation": notebook.isolation or "", "late": _late(notebook)}
 
 
 def _whole_notebook_row(notebook):
@@ -37,14 +39,20 @@ def _whole_notebook_row(notebook):
     return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(whole notebook)",
             "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": STATUSES[notebook.status].csv,
             "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes",
-            "isolation": notebook.isolation or ""}
+            "isolation": notebook.isolation or "", "late": _late(notebook)}
 
 
 def _late_row(notebook):
     return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(late penalty)",
             "grade_id": "", "kind": LATE, "score": _number(-min(notebook.late_penalty, notebook.raw_score)),
             "max_score": "0", "status": LATE, "reason": "handed in after the due date", "misconceptions": "",
-            "needs_attention": "no", "isolation": notebook.isolation or ""}
+            "needs_attention": "no", "isolation": notebook.isolation or "", "late": _late(notebook)}
+
+
+def _late(notebook):
+    """How late the notebook was handed in, in words; 'yes' when only nbgrader's late penalty says it was late
+    (an extension given after grading); '' when on time."""
+    return notebook.late_by or ("yes" if notebook.late else "")
 
 
 def _number(value):

@@ -13,6 +13,7 @@ from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
 from ..course import Course
 from ..records import read, record_path
+from ..review import GRADER_NOTE
 from ..checks.notebook import sources_before
 from ..tutor.hidden_tests import clear_hidden_tests
 from ..tutor.page import exercise_html, exercise_text, notebook_notes
@@ -35,6 +36,7 @@ class KitFeedback(NbGraderPreprocessor):
         if record is not None and record.status == "invalid":  # the kit's stand-in: say what to do instead
             nb.cells = [new_markdown_cell(invalid_notice(record))]
             return nb, resources
+        nb.cells = [cell for cell in nb.cells if not cell.metadata.get(GRADER_NOTE)]  # the grader's note is not the student's
         diagnoses = {exercise.cell: exercise for exercise in record.exercises} if record else {}
         by_name = {exercise.name: exercise for exercise in diagnoses.values()}
         clearer = ClearHiddenTests(parent=self, enforce_metadata=False)

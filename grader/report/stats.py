@@ -2,6 +2,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..review import to_do
 
 
 @dataclass
@@ -17,14 +18,31 @@ class ExerciseStats:
         return self.passed / self.graded if self.graded else 0.0
 
 
+@dataclass(frozen=True)
+class Attention:
+    """A notebook handed in that needs a person, and what they must do about it (grader/review.py's words)."""
+    student: str
+    notebook: str
+    what: str
+
+
+@dataclass(frozen=True)
+class Late:
+    """A notebook handed in after the due date, and by how much (in words; '' when only a penalty says so)."""
+    student: str
+    notebook: str
+    by: str
+
+
 @dataclass
 class ClassStats:
     totals: dict          # student: (score, max score) over the notebooks, late penalties taken off
     exercises: list       # ExerciseStats, in the order first met
     misconceptions: dict  # misconception: how many students made it, most first
-    need_a_person: int    # notebooks handed in that need a person (no real score, a changed test cell...)
+    need_a_person: list   # Attention: each notebook handed in that needs a person (no real score, a changed cell...)
     handed_in_nothing: list = field(default_factory=list)  # students with no notebook handed in: not real zeros
     titles: dict = field(default_factory=dict)  # notebook file name: its title, to name exercises by notebook
+    late: list = field(default_factory=list)  # Late: each notebook handed in after the due date, penalty or not
 
     @property
     def hardest(self):
@@ -56,8 +74,10 @@ def class_stats(grades, titles=None):
     exercises = [_exercise(notebook, name, scores.get((notebook, name), [])) for notebook, name in keys]
     counts = Counter({name: len(students) for name, students in students_with.items()})
     return ClassStats(totals, exercises, dict(counts.most_common()),
-                      sum(n.status != "missing" and n.needs_attention for n in grades), sorted(set(totals) - handed_in),
-                      titles or {})
+                      [Attention(n.student, n.notebook, to_do(n)) for n in grades
+                       if n.status != "missing" and n.needs_attention], sorted(set(totals) - handed_in),
+                      titles or {}, [Late(n.student, n.notebook, n.late_by or "") for n in grades
+                                    if n.status != "missing" and n.late])
 
 
 def _exercise(notebook, name, fractions):

@@ -148,6 +148,24 @@ def test_formgrader_opens_an_unreadable_notebook_with_what_happened(formgrader):
     assert "This notebook's file could not be read" in text and "it is not complete JSON" in text
 
 
+def test_formgrader_opens_a_changed_notebook_with_which_cell_changed_and_how(formgrader, graded):
+    """The flag says something needs a look; the view says what: each changed cell, named, and how it changed.
+    The student's feedback page has its own words and not the grader's note."""
+    _, name, _ = graded
+    soup = bs4.BeautifulSoup(page(formgrader, f"formgrader/gradebook/{ASSIGNMENT}/{NB01}"), "html.parser")
+    link = next(tr.select_one("a.name-shown")["href"] for tr in soup.select("table tbody tr")
+                if tr.select_one("a.name-shown") and tr.select_one("a.name-shown").text == "tamper")
+    text = " ".join(bs4.BeautifulSoup(page(formgrader, link), "html.parser").get_text(" ").split())
+    assert "For the grader: the student changed nbgrader cells of this notebook." in text
+    assert f"the test cell {name}_test was edited" in text
+
+
+def test_the_feedback_page_leaves_out_the_graders_note(graded):
+    course, _, _ = graded
+    pages = {p.parent.parent.name: p.read_text() for p in feedback(course, ASSIGNMENT) if p.stem == NB01}
+    assert "For the grader" not in pages["tamper"] and "was edited" in pages["tamper"]
+
+
 def test_a_manual_grade_in_formgrader_settles_a_timed_out_cell(graded):
     """As formgrader's grade box does (nbgrader's GradeHandler): the manual score counts, nothing is left to do.
     Last in this module: it changes the gradebook."""

@@ -48,7 +48,7 @@ def test_stats_count_real_scores_only_and_each_student_once():
     assert by_name["softmax_scores"].mean_fraction == pytest.approx(0.5)
     assert stats.hardest.name == "softmax_scores"
     assert stats.misconceptions == {"softmax_dim0": 2, "scores_no_transpose": 1}
-    assert stats.totals["bob"] == (2, 5) and stats.need_a_person == 1
+    assert stats.totals["bob"] == (2, 5) and [a.student for a in stats.need_a_person] == ["carol"]
     assert stats.totals["dan"] == (0, 5)  # late: nbgrader's penalty is taken off
 
 
@@ -74,7 +74,7 @@ def test_report_writes_figures_and_a_page_that_shows_them(tmp_path):
         assert soup.find("img", src=figure)
     text = words(soup)
     assert "Hardest exercise: 01 · softmax_scores" in text
-    assert "4 students. 0 handed in nothing" in text and "1 notebook(s) handed in need a person" in text
+    assert "4 students. 0 handed in nothing" in text and "1 notebook handed in needs a person" in text
     assert ["dan", "0", "5"] in rows_of(soup, "students")
 
 
@@ -113,7 +113,7 @@ def test_students_who_handed_in_nothing_are_apart_from_real_zeros(tmp_path):
     nothing = [NotebookGrade("erin", BASICS, "missing", None, 0, 5, cells=[cell("attention_scores", None, 3, "missing")])]
     stats = class_stats(GRADES + nothing)
     assert stats.handed_in_nothing == ["erin"] and "erin" not in stats.handed_in and "carol" in stats.handed_in
-    assert stats.need_a_person == 1  # carol's crashed notebook; erin's missing one is not counted
+    assert len(stats.need_a_person) == 1  # carol's crashed notebook; erin's missing one is not counted
     soup = soup_of(write_report(stats, "self_attention", tmp_path))
     assert words(soup.find(class_="nothing")) == "erin"
     assert ["erin", "handed in nothing", "5"] in rows_of(soup, "students")
@@ -135,3 +135,22 @@ def test_a_student_id_with_markup_shows_as_text(tmp_path):
     text = write_report(class_stats(grades), "self_attention", tmp_path).read_text()
     assert active_content(text) == []
     assert all(student in html.unescape(text) for student in ids)  # shown, as text
+
+
+def test_the_report_names_each_notebook_that_needs_a_person_with_what_to_do_and_a_link(tmp_path):
+    """Not a count that sends the instructor back to autograde's output, which is gone by then."""
+    from grader.statuses import STATUSES
+    soup = soup_of(write_report(class_stats(GRADES), "self_attention", tmp_path))
+    assert rows_of(soup, "needs") == [["carol", BASICS, STATUSES["crashed"].to_do, "carol's notebooks"]]
+    assert soup.find("table", class_="needs").find("a")["href"] == "/formgrader/manage_students/carol/self_attention"
+
+
+def test_the_report_lists_late_notebooks_with_or_without_a_penalty(tmp_path):
+    """dan's penalty says he was late; erin was late by the clock, and the course takes no penalty off."""
+    erin = NotebookGrade("erin", BASICS, "graded", None, 3, 3, cells=[cell("attention_scores", 3, 3)],
+                         seconds_late=2 * 3600 + 5 * 60)
+    stats = class_stats(GRADES + [erin])
+    soup = soup_of(write_report(stats, "self_attention", tmp_path))
+    assert rows_of(soup, "late") == [["dan", BASICS, "late (a late penalty was taken off)"],
+                                     ["erin", BASICS, "2 hours 5 minutes"]]
+    assert "2 notebooks handed in late" in words(soup)
