@@ -7,9 +7,13 @@ from ..hidden.wrong_answers import Wrong, by_misconception, wrong_answers
 
 @dataclass(frozen=True)
 class Mistake:
-    """A wrong answer and the catalogue's misconception it makes (None: it makes none that is named)."""
-    misconception: str | None
+    """A wrong answer as the demo hands it out."""
     wrong: Wrong
+
+    @property
+    def misconception(self):
+        """The catalogue's misconception it makes (None: it makes none that is named)."""
+        return self.wrong.misconception
 
     @property
     def exercise(self):
@@ -25,7 +29,7 @@ class Mistake:
 
 
 # Every wrong answer: the catalogue's, then the unnamed ones.
-WRONG_ANSWERS = (*(Mistake(key, w) for key, wrong in by_misconception().items() for w in wrong),
-                 *(Mistake(None, w) for w in wrong_answers() if w.misconception is None))
+WRONG_ANSWERS = (*(Mistake(w) for wrong in by_misconception().values() for w in wrong),
+                 *(Mistake(w) for w in wrong_answers() if w.misconception is None))
 # The demo class's, in the order grader/demo/roster.py hands them out.
 MISTAKES = tuple(m for m in WRONG_ANSWERS if m.wrong.demo)

@@ -11,9 +11,8 @@ import torch.nn.functional as F
 
 from ..checks.cases import Case, Part
 from ..checks.judges import array_of, close, finite, parameters_as_wanted
-from ..checks.misconceptions import Misconception
 from ..checks.plain import TensorArg
-from ..hidden.edits import edit, reference_cell
+from ..hidden.edits import edit
 from ..hidden.randomised import random_array
 from ..hidden.wrong_answers import making, Wrong
 
