@@ -33,7 +33,7 @@ WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 # minute on a fresh clone) are built in the background while .venv and chromium are made, and the tests
 # that use them wait for them.
 test: student-envs
-	@$(MAKE) --no-print-directory --output-sync=target -j2 $(STAMP) chromium
+	@$(MAKE) --no-print-directory --output-sync=target -j2 $(STAMP) chromium $(NODE)
 	@$(PY) -m compileall -q grader tests
 	$(PY) -m pytest -q -n $(WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
@@ -45,6 +45,12 @@ check: $(STAMP)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# What the browser tests drive Chromium and check pages with (tests/pages_js/package.json: playwright-core, with
+# no browser of its own, and axe-core), from the npm registry at the versions of its package-lock.json.
+NODE := tests/pages_js/node_modules/.package-lock.json
+$(NODE): tests/pages_js/package.json tests/pages_js/package-lock.json
+	npm ci --prefix tests/pages_js --no-audit --no-fund --silent
 
 # The students' environments of tests/release/test_student_install.py, built (or checked, when cached in
 # .cache/student-envs/) in the background with the standard library alone: they need not wait for .venv.
