@@ -50,6 +50,9 @@ c.SandboxExecute.notebook_seconds = 60
 # page with the gradebook's scores, no hidden test (source or traceback), the kit's diagnosis under each test.
 c.GenerateFeedback.preprocessors = [GetGrades, KitFeedback, CSSHTMLHeaderPreprocessor]
 c.GenerateFeedback.exporter_class = FeedbackExporter  # nbconvert's, a second pass over each page only where needed
+# A notebook never handed in has an autograded stand-in so that formgrader lists it (grader/autograde/missing.py);
+# it gets no feedback page.
+c.GenerateFeedback.post_convert_hook = "grader.autograde.missing.drop_stand_in_pages"
 
 # Formgrader's view of a submission and the feedback pages (both nbconvert's HTMLExporter) show a student's
 # Markdown cells and outputs with nothing that runs in a browser: nbconvert's sanitising, with the kit's

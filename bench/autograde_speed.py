@@ -2,26 +2,31 @@
 
 Builds a class with the demo generator (students without broken submissions, which stock nbgrader
 cannot grade correctly), copied up to ``--students`` students, grades it both ways in one run,
-checks that every notebook gets the same score, and prints notebooks per second, the ratio, the
-scaling from 1 to 2 workers and the peak memory of the kit's grading.
+checks that every notebook gets the same score and that the kit's kept outputs (every code cell's outputs in
+the autograded notebooks) are the same from run to run (and, with ``--outputs-from``, the same as an earlier
+run's), and prints notebooks per second, the ratio, the scaling from 1 to 2 workers (and 4, where there are 4
+cores) and each run's peak memory: its cgroup's peak and PSS summed over its processes, as a container counts
+it, and RSS summed (bench/memory.py).
 
     .venv/bin/python bench/autograde_speed.py --students 40
 """
 import argparse
+import json
 import os
 import pathlib
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-import psutil
+if __package__ in (None, ""):  # run as a script: the kit's folder on the path, as ``-m bench...`` would
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from grader.course import Course, path_with_venv
-from grader.demo.generate import make_class
-from grader.demo.run import ROOT, new_course
+from bench.memory import MemoryGroup, TreeSampler  # noqa: E402
+from grader.course import Course, path_with_venv  # noqa: E402
+from grader.demo.generate import make_class  # noqa: E402
+from grader.demo.run import ROOT, new_course  # noqa: E402
 
 ASSIGNMENT = "self_attention"
 STOCK_CONFIG = '''c = get_config()
@@ -56,29 +61,37 @@ def make_course(folder, kind, submissions):
 
 
 def run(course, command):
-    """Run a command in the course; return (seconds, peak resident memory of its process tree in MiB)."""
+    """Run a command in the course: (seconds, its peak memory in MiB: {"rss": summed resident memory of its process
+    tree, "pss": summed proportional memory, "cgroup": its memory cgroup's peak or None}; see bench/memory.py)."""
+    group = MemoryGroup()
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, "PATH": path_with_venv()})
-    peak = [0]
-
-    def sample():
-        root = psutil.Process(process.pid)
-        while process.poll() is None:
-            try:
-                tree = [root] + root.children(recursive=True)
-                peak[0] = max(peak[0], sum(p.memory_info().rss for p in tree if p.is_running()))
-            except psutil.Error:
-                pass
-            time.sleep(0.1)
-
-    watcher = threading.Thread(target=sample)
-    watcher.start()
+                               env={**os.environ, "PATH": path_with_venv()}, preexec_fn=group.enter)
+    sampler = TreeSampler(process.pid)
     _, errors = process.communicate()
-    watcher.join()
+    seconds = time.monotonic() - started
+    sampler.stop()
+    peak = {"rss": sampler.peak_rss / 2**20, "pss": sampler.peak_pss / 2**20,
+            "cgroup": group.peak() / 2**20 if group.peak() is not None else None}
+    group.remove()
     if process.returncode:
         raise SystemExit(f"{command} failed:\n{errors.decode()[-2000:]}")
-    return time.monotonic() - started, peak[0] / 2**20
+    return seconds, peak
+
+
+def kept_outputs(course):
+    """{(student, notebook): each code cell's outputs and execution count} of the autograded notebooks."""
+    kept = {}
+    for path in sorted((course / "autograded").glob(f"*/{ASSIGNMENT}/*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        kept[(path.parents[1].name, path.name)] = [(c.get("outputs"), c.get("execution_count")) for c in cells
+                                                   if c["cell_type"] == "code"]
+    return kept
+
+
+def memory_words(peak):
+    cgroup = f"{peak['cgroup']:6.0f} MiB" if peak["cgroup"] is not None else "   n/a"
+    return f"peak: cgroup {cgroup}, PSS summed {peak['pss']:6.0f} MiB, RSS summed {peak['rss']:6.0f} MiB"
 
 
 def scores(course):
@@ -92,6 +105,9 @@ def main(argv=None):
     options.add_argument("--students", type=int, default=40)
     options.add_argument("--notebooks", nargs="*", help="only these notebook files (default: all five)")
     options.add_argument("--out", default=None, help="keep the courses here (default: a temporary folder)")
+    options.add_argument("--outputs-from", default=None,
+                         help="a kit course graded before (--out of an earlier run, its kit folder): its autograded "
+                              "notebooks' outputs must be the same as this run's")
     args = options.parse_args(argv)
     folder = pathlib.Path(args.out or tempfile.mkdtemp(prefix="bench-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -100,25 +116,35 @@ def main(argv=None):
     stock = make_course(folder, "stock", submissions)
     kit = make_course(folder, "kit", submissions)
     stock_seconds, stock_peak = run(stock, [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT])
-    kit_one, _ = run(kit, [sys.executable, "-m", "grader", "autograde", "--force", "--workers", "1"])
-    kit_two, kit_peak = run(kit, [sys.executable, "-m", "grader", "autograde", "--force", "--workers", "2"])
+    kit_runs, outputs = {}, {}
+    for workers in (1, 2, 4) if (os.cpu_count() or 1) >= 4 else (1, 2):
+        kit_runs[workers] = run(kit, [sys.executable, "-m", "grader", "autograde", "--force", "--workers", str(workers)])
+        outputs[workers] = kept_outputs(kit)
     stock_scores, kit_scores = scores(stock), scores(kit)
     disagree = {k: (stock_scores.get(k), kit_scores.get(k)) for k in set(stock_scores) | set(kit_scores)
                 if stock_scores.get(k) != kit_scores.get(k)}
+    before = kept_outputs(pathlib.Path(args.outputs_from)) if args.outputs_from else outputs[1]
+    changed = sorted(k for k in outputs[1] if any(o.get(k) != before.get(k) for o in outputs.values()))
+    kit_one, kit_two = kit_runs[1][0], kit_runs[2][0]
     print(f"class: {args.students} students, {count} notebooks ({ROOT.name} demo generator, no broken submissions)")
     print(f"stock nbgrader autograde (sequential): {stock_seconds:7.1f} s  {count / stock_seconds:6.2f} notebooks/s"
-          f"  peak {stock_peak:6.0f} MiB")
-    print(f"kit autograde, 1 worker:              {kit_one:7.1f} s  {count / kit_one:6.2f} notebooks/s")
-    print(f"kit autograde, 2 workers:             {kit_two:7.1f} s  {count / kit_two:6.2f} notebooks/s"
-          f"  peak {kit_peak:6.0f} MiB")
+          f"  {memory_words(stock_peak)}")
+    for workers, (seconds, peak) in kit_runs.items():
+        print(f"kit autograde, {workers} worker{'s' if workers > 1 else ' '}:             {seconds:7.1f} s"
+              f"  {count / seconds:6.2f} notebooks/s  {memory_words(peak)}")
     print(f"ratio kit (2 workers) / stock: {stock_seconds / kit_two:.1f}x;"
-          f" scaling 1 -> 2 workers: {kit_one / kit_two:.2f}x")
+          f" scaling 1 -> 2 workers: {kit_one / kit_two:.2f}x"
+          + (f"; 1 -> 4 workers: {kit_one / kit_runs[4][0]:.2f}x" if 4 in kit_runs else ""))
     print(f"grades agree: {'yes' if not disagree else 'NO'} ({len(stock_scores)} notebooks compared)")
     for key, pair in sorted(disagree.items()):
         print(f"  {key}: stock {pair[0]}, kit {pair[1]}")
+    print(f"kept outputs the same ({'against ' + args.outputs_from if args.outputs_from else 'from run to run'}): "
+          f"{'yes' if not changed else 'NO'} ({len(outputs[1])} notebooks compared)")
+    for key in changed:
+        print(f"  {key[0]}/{key[1]}: outputs differ")
     if not args.out:
         shutil.rmtree(folder)
-    return 1 if disagree or not stock_scores else 0
+    return 1 if disagree or changed or not stock_scores else 0
 
 
 if __name__ == "__main__":

@@ -28,7 +28,9 @@ VERBS = {
     "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
                   "print the grade table",
                   [("--force", {"action": "store_true", "help": "grade again students already graded"}),
-                   ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
+                   ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"}),
+                   ("--dask", {"metavar": "ADDRESS", "help": "grade on a Dask cluster instead, each student a task: "
+                               "its scheduler's address (tcp://scheduler:8786); the gradebook must be PostgreSQL"})]),
     "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
     "export": ("write the grades as a CSV file (a row per student and graded cell, late penalties included), "
                "or an LMS's grade import",
@@ -43,8 +45,53 @@ VERBS = {
                    [("--out", {"help": "the zip file (default autograder.zip in the course)"}),
                     ("--memory-mb", {"type": int, "default": 128, "help": "memory for a submission's code (default "
                                      "128, for Gradescope's default 768 MB; add as much to Gradescope's setting)"})]),
+    "regrade": ("grade again whom you name into a new result set, show every changed score before and after and "
+                "why, then apply it (or undo the last one applied)",
+                [("--student", {"dest": "students", "metavar": "STUDENT", "action": "append", "default": [],
+                                "help": "this student (repeat for more)"}),
+                 ("--notebook", {"dest": "notebooks", "metavar": "NOTEBOOK", "action": "append", "default": [],
+                                 "help": "this notebook: its file name, stem or number (repeat for more)"}),
+                 ("--exercise", {"dest": "exercises", "metavar": "EXERCISE", "action": "append", "default": [],
+                                 "help": "this exercise or graded cell's grade_id (repeat for more)"}),
+                 ("--changed-checks", {"action": "store_true", "help": "the notebooks whose exercise module "
+                                       "(grader/exercises/) changed since they were graded"}),
+                 ("--apply", {"action": "store_const", "const": True, "help": "apply the new scores (without it: "
+                              "asked in a terminal, else only shown)"}),
+                 ("--allow-lower", {"action": "store_true", "help": "apply even when a grade goes down"}),
+                 ("--undo", {"action": "store_true", "help": "put back what the last applied regrade replaced"}),
+                 ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
+    "roster": ("put the LMS course's students into the gradebook (ids, names, e-mails, LMS user ids), matching "
+               "the students already there by e-mail, then LMS id",
+               [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": "through LTI 1.3's "
+                           "Names and Role Provisioning (the course's c.LtiPassback settings)"}),
+                ("--canvas", {"dest": "route", "action": "store_const", "const": "canvas", "help": "through "
+                              "Canvas's REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)"}),
+                ("--moodle", {"dest": "route", "action": "store_const", "const": "moodle", "help": "through "
+                              "Moodle's web services (c.MoodlePassback, the token in $MOODLE_TOKEN)"})]),
+    "passback": ("post each student's total (the export's: less the late penalty) into the LMS's gradebook; "
+                 "a second run posts only what changed (ledger: grading/<assignment>/passback.json)",
+                 [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": "through LTI 1.3's "
+                             "Assignment and Grade Services (the course's c.LtiPassback settings)"}),
+                  ("--canvas", {"dest": "route", "action": "store_const", "const": "canvas", "help": "through "
+                                "Canvas's REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)"}),
+                  ("--moodle", {"dest": "route", "action": "store_const", "const": "moodle", "help": "through "
+                                "Moodle's web services (c.MoodlePassback, the token in $MOODLE_TOKEN)"}),
+                  ("--dry-run", {"action": "store_true", "help": "print what would be posted, post nothing"}),
+                  ("--force", {"action": "store_true", "help": "post every score again, changed or not"}),
+                  ("--post-missing-as-zero", {"action": "store_true", "help": "post 0 for a student who handed "
+                                              "in nothing (otherwise listed, not posted)"})]),
+    "jwks": ("make the kit's LTI key pair (once; the private key stays in the course, mode 0600) and print the "
+             "public key set to give the LMS",
+             [("--new", {"action": "store_true", "help": "replace the key pair (register the new public key)"})]),
+    "similarity": ("write a page of the answers that are similar between students, the released starter code "
+                   "left out: ranked pairs side by side, matches marked, a histogram (nothing is run)",
+                   [("--out", {"help": "the folder (default reports/<assignment>/, beside the class report)"}),
+                    ("--threshold", {"type": float, "default": 0.5, "help": "list pairs whose answers to an "
+                                     "exercise share this much of their fingerprints or more (default 0.5)"})]),
     "demo": ("try every step on a generated class of students and check the grades",
-             [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"})]),
+             [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"}),
+              ("--lti", {"action": "store_true", "help": "then post the grades to a test LTI 1.3 platform started "
+                                                         "on this machine: roster, passback and what it holds"})]),
 }
 
 

@@ -69,3 +69,13 @@ def grader_note(tampered):
             "graded as released (a changed test cell on your copy); a copy, or a cell the student marked for "
             f"grading, counts as a plain cell of theirs.<ul>{changes}</ul>")
     return new_markdown_cell(text, metadata={GRADER_NOTE: True})
+
+
+NOT_HANDED_IN = ("**Not handed in.** No file of this notebook was handed in, so its score is 0 and there is nothing "
+                 "here to grade. If the student hands it in later, run `python -m grader autograde` again: the "
+                 "notebook is then graded like the others and this note goes away.")
+
+
+def not_handed_in_note():
+    """A Markdown cell for formgrader's view of a notebook that was never handed in: what it means and what to do."""
+    return new_markdown_cell(NOT_HANDED_IN, metadata={GRADER_NOTE: True})

@@ -17,7 +17,7 @@ def summary(verb, result, course):
         with result.open(newline="", encoding="utf-8") as sheet:
             students = {row["student"] for row in csv.DictReader(sheet)}
         return f"export: the grades of {count(len(students), 'student')} in {result}"
-    if verb in ("export", "report"):
+    if verb in ("export", "report", "similarity"):
         return f"{verb}: {result}"
     return str(result)
 

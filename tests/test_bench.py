@@ -1,14 +1,34 @@
-"""The benchmark script still runs, on a class small enough for CI (its figures are not asserted)."""
+"""The benchmark scripts still run, on a class small enough for CI (their figures are not asserted), and the
+memory they report is measured."""
+import subprocess
+import sys
+
 import pytest
 
 from bench.autograde_speed import main
+from bench.memory import MemoryGroup, TreeSampler
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
+HOLDS_64_MIB = "import time\nblock = bytearray(64 << 20)\ntime.sleep(1.5)"
 
 
 def test_benchmark_runs_on_a_tiny_class(capsys):
     assert main(["--students", "1", "--notebooks", "01_attention_basics.ipynb"]) == 0
     printed = capsys.readouterr().out
-    for line in ("stock nbgrader autograde (sequential)", "kit autograde, 2 workers", "ratio kit", "peak",
-                 "grades agree: yes"):
+    for line in ("stock nbgrader autograde (sequential)", "kit autograde, 2 workers", "ratio kit", "PSS summed",
+                 "RSS summed", "peak: cgroup", "grades agree: yes", "kept outputs the same (from run to run): yes"):
         assert line in printed
+
+
+def test_the_memory_a_process_holds_is_counted_by_pss_and_by_its_cgroup():
+    group = MemoryGroup()
+    process = subprocess.Popen([sys.executable, "-c", HOLDS_64_MIB], preexec_fn=group.enter)
+    sampler = TreeSampler(process.pid, interval=0.05)
+    process.wait()
+    sampler.stop()
+    peak = group.peak()
+    group.remove()
+    assert sampler.peak_pss >= 64 << 20 and sampler.peak_rss >= sampler.peak_pss
+    if group.folder is not None:  # a cgroup could be made here (as root, or in a delegated group)
+        assert peak >= 64 << 20

@@ -11,7 +11,7 @@ import pathlib
 from grader.cli import VERBS
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "grader"
-DRIVERS = {"grader.demo.run", "grader.gradescope.run"}
+DRIVERS = {"grader.demo.run", "grader.gradescope.run", "grader.regrade.run"}
 
 
 def module_name(path):

@@ -34,10 +34,25 @@ def done_marker(course, student):
 def grade_student(course, student):
     """nbgrader autograde for one student (forced: the caller decided it needs grading)."""
     os.chdir(course.root)
-    app = AutogradeApp()
-    app.initialize([course.assignment, f"--student={student}", "--force", "--log-level=ERROR"])
+    app = autograde_app(course)
+    app.coursedir.student_id = student
     app.start()
-    AutogradeApp.clear_instance()
+
+
+_app = {}  # the app of the last course graded here: {"key": ..., "app": AutogradeApp}
+
+
+def autograde_app(course):
+    """nbgrader's autograde app for ``course``, set up once per process (its configuration file read, its folders
+    found) and pointed at each student in turn: nbgrader's own start() then grades that student. A new one is made
+    for another course, or when stderr changed (the app's log writes to the stderr it was made with)."""
+    key = (str(course.root), course.assignment, sys.stderr)
+    if _app.get("key") != key:
+        AutogradeApp.clear_instance()
+        app = AutogradeApp()
+        app.initialize([f"--assignment={course.assignment}", "--force", "--log-level=ERROR"])
+        _app.update(key=key, app=app)
+    return _app["app"]
 
 
 def grade(order):

@@ -28,6 +28,7 @@ from . import nbgrader_pass
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress, lines_as_they_come
 from .table import grade_table
+from .missing import show_missing
 from .unreadable import show_unreadable
 
 INVALID_SUFFIX = ".invalid"
@@ -119,9 +120,13 @@ def record_grades(course, fingerprints, processes):
                            f"details in {log.name}):\n  " + "\n  ".join(failures))
 
 
-def autograde(course=".", assignment="self_attention", force=False, workers=None):
-    """Grade every submission of ``assignment``; return the grade table."""
+def autograde(course=".", assignment="self_attention", force=False, workers=None, dask=None):
+    """Grade every submission of ``assignment``; return the grade table. ``dask``: grade on a Dask cluster
+    instead of this machine (its scheduler's address, a cluster or a Client: grader/autograde/dask_grading.py)."""
     course = Course.at(course, assignment).resolved()
+    if dask is not None:
+        from .dask_grading import record_grades_on_dask, require_shared_gradebook
+        require_shared_gradebook(course)
     started = time.monotonic()
     with grading_lock(course):
         todo, unreadable, already = {}, [], []
@@ -138,8 +143,12 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
                 continue
             todo[student] = notebooks
         fingerprints = {s: _fingerprint(n) for s, n in todo.items()}
-        record_grades(course, fingerprints, workers or os.cpu_count() or 1)
+        if dask is not None:
+            record_grades_on_dask(course, fingerprints, dask)
+        else:
+            record_grades(course, fingerprints, workers or os.cpu_count() or 1)
         show_unreadable(course)
+        show_missing(course)
     print(summary(todo, unreadable, already, time.monotonic() - started), file=sys.stderr)
     return grade_table(course)
 

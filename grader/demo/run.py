@@ -81,7 +81,7 @@ def _exercise_status(notebook, cell):
     return "ungraded" if notebook.status != GRADED else cell.status
 
 
-def demo(out="build/demo"):
+def demo(out="build/demo", lti=False):
     """Release, collect an LMS zip of the demo class, autograde, feedback, export, report; check the grades."""
     from ..autograde.run import autograde  # the verbs import PyTorch and nbgrader: not with new_course
     from ..collect import collect
@@ -89,6 +89,7 @@ def demo(out="build/demo"):
     from ..feedback import feedback
     from ..release import release
     from ..report import report
+    from ..similarity import similarity
     started = time.monotonic()
     course = Course.at(new_course(pathlib.Path(out).resolve() / "course"), ASSIGNMENT)
     say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731
@@ -102,10 +103,11 @@ def demo(out="build/demo"):
     say(f"collect from {lms_export}:\n{collect(lms_export, course=course)}")
     say("autograde")
     table = autograde(course=course)
-    say("feedback (nbgrader generate_feedback), export, report")
+    say("feedback (nbgrader generate_feedback), export, report, similarity")
     pages = feedback(course=course)
     grades = export(course=course)
     page = report(course=course)
+    similar = similarity(course=course)
     mismatches = differences(plan, course)
     handed_in = sum(len(c["notebooks"]) for c in plan.composition.values())
     lines = [table, "",
@@ -114,7 +116,10 @@ def demo(out="build/demo"):
              f"({len(plan.students)} students, {handed_in} notebooks handed in, {len(plan.expected) - handed_in} not)",
              *mismatches, feedback_summary(pages, course),
              summary("export", grades, course), summary("report", page, course),
-             f"demo finished in {time.monotonic() - started:.1f} s"]
+             f"demo finished in {time.monotonic() - started:.1f} s", summary("similarity", similar, course)]
     if mismatches:
         raise SystemExit("\n".join(lines))
+    if lti:  # the graded class posted to a test LTI 1.3 platform on 127.0.0.1 (grader/lms/demo.py)
+        from ..lms.demo import post_demo_class
+        lines.append(post_demo_class(course, plan.students))
     return "\n".join(lines)

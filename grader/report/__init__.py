@@ -24,8 +24,7 @@ def write_report(stats, assignment, out):
     from . import plots  # matplotlib, imported by the one verb that draws: every other command starts sooner
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, draw in FIGURES.items():
-        getattr(plots, draw)(stats, out / name)
+    figures = {name: getattr(plots, draw)(stats, out / name) for name, draw in FIGURES.items()}  # name: alt text
     page = out / "index.html"
-    page.write_text(render(assignment, stats, list(FIGURES)), encoding="utf-8")
+    page.write_text(render(assignment, stats, figures), encoding="utf-8")
     return page

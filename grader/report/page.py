@@ -8,7 +8,8 @@ ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("grader.report", "t
 
 
 def render(assignment, stats, figures):
-    """The page of ``stats``; every value from the course (student ids, names, words) is escaped."""
+    """The page of ``stats`` and ``figures`` ({file name: alt text}); every value from the course (student ids,
+    names, words) is escaped."""
     hardest = stats.hardest
     notebooks = {}
     for exercise in stats.exercises:

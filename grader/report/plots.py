@@ -1,4 +1,5 @@
-"""The report's figures, as PNG files."""
+"""The report's figures, as PNG files; each drawing returns its text alternative (the page's alt text): what the
+figure shows, and where the page gives its numbers."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,11 +13,14 @@ def score_histogram(stats, path):
     """The totals of the students who handed in something (one who handed in nothing is not a real zero)."""
     percents = [100 * score / most if most else 0 for score, most in stats.handed_in.values()]
     figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.hist(percents, bins=range(0, 101, 10), edgecolor="black")
+    counts, edges, _ = axes.hist(percents, bins=range(0, 101, 10), edgecolor="black")
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set(xlabel="total score (% of the maximum)", ylabel="students",
              title=f"Scores of the {len(percents)} students who handed in work")
     _save(figure, path)
+    bins = "; ".join(f"{low:.0f} to {low + 10:.0f}%: {n:.0f}" for low, n in zip(edges, counts) if n)
+    return ("Histogram of the total scores of the students who handed in work, by tenth of the maximum "
+            f"({bins or 'no score'}). The table Students below gives each score.")
 
 
 def pass_rates(stats, path):
@@ -34,9 +38,12 @@ def pass_rates(stats, path):
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", title="notebook")
     axes.set(xlabel="students with full marks (% of those graded)", xlim=(0, 100), title="Pass rate per exercise")
     _save(figure, path)
+    return ("Bar chart of the pass rate of each exercise: the share of the students graded on it who got full marks. "
+            "The tables under Exercises below give each one.")
 
 
 def misconceptions(stats, path):
+    """A bar per misconception: how many students made it, most first."""
     names = [title(name) for name in stats.misconceptions]
     figure, axes = plt.subplots(figsize=(9, 0.3 * len(names) + 1.2))
     axes.barh(names, list(stats.misconceptions.values()))
@@ -44,6 +51,8 @@ def misconceptions(stats, path):
     axes.invert_yaxis()
     axes.set(xlabel="students", title="Misconceptions")
     _save(figure, path)
+    return ("Bar chart of how many students made each misconception, most first. The table Misconceptions below "
+            "gives each count.")
 
 
 def _save(figure, path):

@@ -8,8 +8,10 @@ clock: a request that is not answered in time, or a sandbox that dies, is that u
 The next sandbox replays the cells before it and skips it, so the rest of the notebook is
 still graded.
 """
+import contextlib
 import functools
 import gc
+import io
 import os
 import signal
 import sys
@@ -47,10 +49,25 @@ def warm_up():
     plt.close("all")
     from .shell import new_shell
     shell = new_shell()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        shell.run_cell(WARM_CELL, store_history=False)  # no line of it in In, no count; stdout is the channel
     shell.run("import matplotlib.pyplot as plt\nplt.plot([0, 1]);", 100)  # the inline backend, drawn once
     shell.reset(new_session=False)  # each notebook starts with an empty namespace, at In [1]
     shell.execution_count = 1
+    for name in ("last_type", "last_value", "last_traceback", "last_exc"):  # as a fresh kernel: no last error
+        sys.__dict__.pop(name, None)
     return shell
+
+
+# Printing a tensor and showing a traceback do work once per process (IPython's traceback imports stack_data
+# and walks every loaded module to map files to modules; torch sets up its printing): done here, before the fork,
+# rather than after it in every sandbox. The outputs do not change.
+WARM_CELL = """import numpy, torch
+print(torch.tensor([[0.5, 1.0]]), torch.tensor([1]), torch.tensor([True]), numpy.array([[0.5, 1.0]]))
+def warm(x):
+    return torch.ones(2) @ x
+warm(torch.ones(3))
+"""
 
 
 def sandbox_main(fd, server, clean):

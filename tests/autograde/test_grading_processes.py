@@ -12,6 +12,8 @@ import pytest
 from grader.autograde import nbgrader_pass, run
 from grader.course import Course
 
+from ..course_builder import make_course
+
 pytestmark = pytest.mark.slow
 
 
@@ -56,3 +58,20 @@ def test_a_grader_that_runs_other_threads_starts_new_interpreters(monkeypatch):
         stop.set()
         other.join()
     assert started == ["grader.autograde.nbgrader_pass"]
+
+
+def test_a_grading_process_sets_nbgrader_up_once_per_course_and_log(course_copy, tmp_path, monkeypatch):
+    """nbgrader's app is made once and pointed at each student; another course, or another stderr (the app logs
+    to the stderr it was made with: a Dask worker captures each student's log), gets a new one."""
+    course = Course.at(course_copy).resolved()
+    monkeypatch.chdir(course.root)
+    app = nbgrader_pass.autograde_app(course)
+    assert nbgrader_pass.autograde_app(course) is app
+    assert app.coursedir.assignment_id == course.assignment and app.coursedir.root == str(course.root)
+    other = Course.at(make_course(course_copy, tmp_path / "other")).resolved()
+    monkeypatch.chdir(other.root)  # as grade_student does: nbgrader finds the course in the current folder
+    before = nbgrader_pass.autograde_app(other)
+    assert before.coursedir.root == str(other.root)
+    with open(tmp_path / "log", "w") as log:
+        monkeypatch.setattr(sys, "stderr", log)
+        assert nbgrader_pass.autograde_app(other) is not before

@@ -132,8 +132,9 @@ def rows_in_formgrader(formgrader, notebook):
 def test_formgrader_flags_the_timed_out_crashed_changed_and_unreadable_submissions(formgrader, tmp_path):
     rows = rows_in_formgrader(formgrader, NB01)
     assert rows == {"good": (False, False), "slow": (True, True), "crash": (True, True), "tamper": (False, True),
-                    "garbled": (True, True)}
-    assert rows_in_formgrader(formgrader, NB02) == {"garbled": (False, False), "torn": (True, True)}
+                    "garbled": (True, True), "torn": (False, True)}  # torn handed in no 01: listed, flagged
+    assert rows_in_formgrader(formgrader, NB02) == {"garbled": (False, False), "torn": (True, True), **{
+        student: (False, True) for student in ("good", "slow", "crash", "tamper")}}  # 02 not handed in
     shot = screenshot(formgrader.link(f"formgrader/gradebook/{ASSIGNMENT}/{NB01}"), tmp_path / "formgrader.png",
                       budget_ms=20000)
     assert shot.read_bytes()[:4] == b"\x89PNG"

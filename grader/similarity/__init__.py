@@ -1,0 +1,34 @@
+"""``similarity``: which students' answer cells are similar, the released starter code left out, as a page
+beside the class report (``reports/<assignment>/similarity.html``). Nothing a student wrote is run."""
+import pathlib
+
+from ..course import Course
+from ..errors import UsageError
+from ..titles import short_titles
+from .answers import class_answers
+from .comparison import THRESHOLD, compare
+from .page import render
+
+PAGE = "similarity.html"
+
+
+def similarity(course=".", assignment="self_attention", out=None, threshold=THRESHOLD):
+    """Compare every pair of students' answers and write the page to ``out`` (default
+    ``<course>/reports/<assignment>/``); return the page."""
+    if not 0 < threshold <= 1:
+        raise UsageError(f"--threshold {threshold}: give a share of fingerprints in common, above 0 and at most 1")
+    course = Course.at(course, assignment)
+    if not any(course.release.glob("*.ipynb")):
+        raise UsageError(f"no notebook of {course.assignment} in {course.release}; run python -m grader release first")
+    answers = class_answers(course)
+    if not answers.students:
+        raise UsageError(f"no student's notebook of {course.assignment} in {course.every_student('submitted')}; "
+                         "run python -m grader collect first")
+    out = pathlib.Path(out or course.reports / course.assignment)
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / PAGE
+    report = out / "index.html"
+    page.write_text(render(course.assignment, compare(answers, threshold), answers,
+                           short_titles(course.released_notebooks()), report.name if report.is_file() else None),
+                    encoding="utf-8")
+    return page

@@ -1,0 +1,288 @@
+"""``roster --lti`` and ``passback --lti`` against a real LTI 1.3 platform (grader/lms/test_platform.py, on
+lti1p3platform) over HTTP on 127.0.0.1, with real signed tokens and a key pair made for the test.
+
+The course's gradebook is filled as nbgrader leaves it after grading (scores, a manual grade, a late penalty, a
+cell waiting for a manual grade, a student who handed in nothing), without running notebooks: seconds, not
+minutes. ``demo --lti`` runs the same commands on the demo class, graded for real."""
+import json
+import shutil
+import time
+
+import pytest
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from nbgrader.api import Gradebook
+
+from grader.cli import main
+from grader.course import CONFIG, Course, venv_on_path
+from grader.lms import lti
+from grader.lms.keys import public_jwks
+from grader.lms.ledger import LEDGER
+from grader.lms.people import LmsUser
+from grader.lms.test_platform import CONTEXT, LEARNER, LINEITEM_READ, SCORE, TestPlatform, member
+
+from .graded_course import A, MEMBERS, NOTEBOOK, gradebook_totals, graded_course
+
+pytestmark = pytest.mark.slow  # each test starts a platform and runs a command a few times: 1 to 5 s each
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory, empty_gradebook):
+    return graded_course(tmp_path_factory.mktemp("lti"), empty_gradebook)
+
+
+@pytest.fixture
+def course(template, tmp_path):
+    return shutil.copytree(template, tmp_path / "course")
+
+
+def tool_jwks(course):
+    return json.loads((course / "lti" / "jwks.json").read_text())
+
+
+@pytest.fixture
+def platform(course):
+    """The platform, running, with the kit registered (its public key) and the course configured for it."""
+    found = TestPlatform(tool_jwks(course), MEMBERS)
+    with found.running():
+        with open(course / CONFIG, "a") as config:
+            config.write(found.config_lines())
+        yield found
+
+
+def run(capsys, *argv):
+    """``python -m grader`` as an instructor runs it: (its output, its one-line refusal or None)."""
+    try:
+        main(list(argv))
+        refusal = None
+    except SystemExit as stopped:
+        refusal = stopped.code
+    out = capsys.readouterr()
+    return out.out + out.err, refusal
+
+
+def test_each_posted_score_is_the_gradebooks_total_less_the_late_penalty(course, platform, capsys):
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal is None, refusal
+    [(item_id, item)] = platform.lineitems.items()
+    assert (item["label"], item["scoreMaximum"], item["tag"]) == (A, 10, f"nbgrader:{A}")
+    posted = {user: (s["scoreGiven"], s["scoreMaximum"], s["activityProgress"], s["gradingProgress"])
+              for user, s in platform.posted(item_id).items()}
+    totals = gradebook_totals(course)
+    assert posted == {f"sub-{student}": (totals[student], 10, "Completed", "FullyGraded")
+                      for student in ("ana", "ben", "fay")}
+    assert posted["sub-ana"][0] == 6 and posted["sub-ben"][0] == 9  # a late penalty off; the manual grade wins
+    assert "posted 3 scores to line item" in out
+    assert "cas: waiting for a manual grade in formgrader" in out
+    assert "dee: not handed in (--post-missing-as-zero posts 0)" in out
+    assert "eve: not in the LMS's roster" in out
+
+
+def test_the_ledger_keeps_each_post_and_a_second_run_posts_only_what_changed(course, platform, capsys):
+    run(capsys, "passback", "--lti", "--course", str(course))
+    first = len(platform.received)
+    text = (course / "grading" / A / LEDGER).read_text()
+    assert platform.issued and not any(secret in text for secret in secrets_of(course, platform))
+    ledger = json.loads(text)
+    [(place, students)] = ledger["posts"].items()
+    assert place == f"lti {next(iter(platform.lineitems))}"
+    assert {s: (e["posted"]["user"], e["posted"]["score"], e["posted"]["answer"]) for s, e in students.items()} == {
+        "ana": ("sub-ana", 6.0, "201 Created"), "ben": ("sub-ben", 9.0, "201 Created"),
+        "fay": ("sub-fay", 4.0, "201 Created")}
+    out, _ = run(capsys, "passback", "--lti", "--course", str(course))
+    assert len(platform.received) == first and "posted 0 scores" in out and "3 unchanged" in out
+    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
+        book.find_grade("softmax_test", NOTEBOOK, A, "fay").manual_score = 6  # regraded by hand in formgrader
+        book.db.commit()
+    out, _ = run(capsys, "passback", "--lti", "--course", str(course))
+    assert [(s["userId"], s["scoreGiven"]) for _, s in platform.received[first:]] == [("sub-fay", 7.0)]
+    run(capsys, "passback", "--lti", "--force", "--course", str(course))
+    assert len(platform.received) == first + 1 + 3
+
+
+def test_a_dry_run_says_what_it_would_post_and_posts_nothing(course, platform, capsys):
+    out, refusal = run(capsys, "passback", "--lti", "--dry-run", "--course", str(course))
+    assert refusal is None, refusal
+    assert not platform.lineitems and not platform.received
+    assert not (course / "grading" / A / LEDGER).exists()
+    rows = [line.split() for line in out.splitlines() if line.strip().startswith(("ana", "ben", "fay"))]
+    assert rows == [["ana", "sub-ana", "6", "/", "10"], ["ben", "sub-ben", "9", "/", "10"],
+                    ["fay", "sub-fay", "4", "/", "10"]]
+    assert "would post 3 scores to a new line item" in out
+
+
+def test_a_line_item_that_already_exists_is_used_not_doubled(course, platform, capsys):
+    made = f"{platform.lineitems_url}/by-hand"
+    platform.lineitems[made] = {"id": made, "label": A, "scoreMaximum": 10}  # made in the LMS, with no tag
+    out, _ = run(capsys, "passback", "--lti", "--course", str(course))
+    assert list(platform.lineitems) == [made] and set(platform.posted(made)) == {"sub-ana", "sub-ben", "sub-fay"}
+    assert f"line item {made}" in out
+
+
+def test_not_handed_in_is_posted_as_zero_only_with_the_flag(course, platform, capsys):
+    run(capsys, "passback", "--lti", "--post-missing-as-zero", "--course", str(course))
+    dee = platform.posted()["sub-dee"]
+    assert (dee["scoreGiven"], dee["activityProgress"], dee["gradingProgress"]) == (0.0, "Initialized", "FullyGraded")
+
+
+def test_a_student_the_platform_does_not_know_is_listed_as_refused_and_posted_next_time(
+        course, platform, capsys, monkeypatch):
+    listed = lti.LtiCourse.users
+    gone = LmsUser("sub-gone", "Eve", "eve@uni.example")  # listed by the LMS, then dropped from the course
+    monkeypatch.setattr(lti.LtiCourse, "users", lambda self: listed(self) + [gone])
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal is None
+    assert "refused by the LMS: 1 student" in out and "eve: 422 Unprocessable Entity" in out
+    assert "sub-gone" not in platform.posted()
+    monkeypatch.undo()
+    platform.members.append(member("sub-gone", "Eve", "eve@uni.example"))  # enrolled in the LMS since
+    out, _ = run(capsys, "passback", "--lti", "--course", str(course))
+    assert "posted 1 score" in out and platform.posted()["sub-gone"]["scoreGiven"] == 10
+
+
+def test_a_network_failure_half_way_loses_nothing(course, platform, capsys):
+    platform.stop_after = 1
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal.startswith("python -m grader passback: cannot reach") and "1 of 3 scores were posted" in refusal
+    assert "\n" not in refusal
+    ledger = json.loads((course / "grading" / A / LEDGER).read_text())
+    assert [s for entries in ledger["posts"].values() for s in entries] == ["ana"]
+    platform.stop_after, platform.dropping = None, False
+    out, _ = run(capsys, "passback", "--lti", "--course", str(course))
+    assert "posted 2 scores" in out and "1 unchanged" in out
+    assert set(platform.posted()) == {"sub-ana", "sub-ben", "sub-fay"} and len(platform.received) == 3
+
+
+def another_key():
+    """The public key set of a key pair that is not the kit's."""
+    pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    return public_jwks(pem.decode())
+
+
+def secrets_of(course, platform):
+    key = (course / "lti" / "private_key.pem").read_text()
+    body = "".join(key.splitlines()[1:-1])
+    return [body[i:i + 24] for i in range(0, len(body) - 24, 24)] + platform.issued
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda p: p.tool_jwks.update(another_key()), "the LMS refused the kit's token request (401 Unauthorized: the client assertion is not signed by the "
+     "tool's registered key): check c.LtiPassback.client_id"),
+    (lambda p: setattr(p, "client_id", "another-tool"), "the LMS refused the kit's token request (401"),
+    (lambda p: p.scopes.discard(SCORE), "(400 Bad Request: a scope asked for is not granted to this tool)"),
+])
+def test_a_wrong_key_or_registration_stops_with_one_line_and_no_secret(course, platform, capsys, change, says):
+    change(platform)
+    platform.config._registration = None  # the platform reads its registration again
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal.startswith("python -m grader passback: ") and says in refusal and "\n" not in refusal
+    assert "Traceback" not in out and not any(secret in out + refusal for secret in secrets_of(course, platform))
+
+
+@pytest.mark.parametrize("setting, value, says", [
+    ("token_url", "http://127.0.0.1:9/token", "cannot reach the LMS's token URL http://127.0.0.1:9/token (connection"
+                                               " error): check c.LtiPassback.token_url"),
+    ("lineitems_url", "{base}/contexts/course-9/lineitems", "lineitems answered 404 Not Found"),
+    ("lineitems_url", "{base}/contexts/course-9/lineitems", "check c.LtiPassback.lineitems_url"),
+    ("token_url", "{base}/tokens", "the token URL {base}/tokens answered 404 Not Found: check c.LtiPassback.token_url"),
+    ("token_url", "{base}/jwks", "the token URL {base}/jwks answered with no access token"),
+    ("token_url", "http://lms.example.edu/token", "is plain http"),
+    ("private_key_path", "lti/none.pem", "no LTI private key at"),
+])
+def test_a_wrong_url_or_key_path_names_the_setting_to_fix(course, platform, capsys, setting, value, says):
+    with open(course / CONFIG, "a") as config:
+        config.write(f"c.LtiPassback.{setting} = {value.format(base=platform.base)!r}\n")
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert says.format(base=platform.base) in refusal and "\n" not in refusal and "Traceback" not in out
+
+
+def test_a_missing_setting_is_named(course, capsys):
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal == (f"python -m grader passback: no c.LtiPassback.issuer in {course / CONFIG}: add it, as the "
+                       "LMS shows it (README: Grades into the LMS)")
+
+
+def test_an_expired_access_token_is_asked_for_again(course, capsys):
+    platform = TestPlatform(tool_jwks(course), MEMBERS, token_seconds=2)
+    with platform.running():
+        with open(course / CONFIG, "a") as config:
+            config.write(platform.config_lines())
+        lms = lti.LtiCourse(Course.at(course))
+        first = lms.users()
+        time.sleep(3.1)
+        assert lms.users() == first and len(platform.issued) == 2
+    assert ("GET", f"/contexts/{CONTEXT}/memberships", 401) in platform.log
+
+
+def test_roster_adds_matches_and_lists_whom_it_cannot(course, platform, capsys):
+    platform.members.append(member("sub-dup", "Ana Again", "ana2@uni.example", sis_id="ana"))
+    out, refusal = run(capsys, "roster", "--lti", "--course", str(course))
+    assert refusal is None, refusal
+    assert "roster --lti: 1 student added, 5 matched, 1 could not be matched" in out
+    assert "added zed (LMS user sub-zed)" in out
+    assert "matched ana (LMS user sub-ana) by e-mail" in out and "matched fay (LMS user sub-fay) by LMS id" in out
+    assert "could not match Ana Again (ana2@uni.example): its id ana is another student's" in out
+    assert "in the gradebook, not in the LMS's roster: eve" in out and "Tia" not in out
+    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
+        zed, ana = book.find_student("zed"), book.find_student("ana")
+        assert (zed.first_name, zed.last_name, zed.email, zed.lms_user_id) == ("Zed", "Amari", "zed@uni.example",
+                                                                               "sub-zed")
+        assert (ana.email, ana.lms_user_id) == ("ana@uni.example", "sub-ana")
+
+
+def test_roster_reads_every_page_of_the_memberships(course, platform, capsys):
+    with open(course / CONFIG, "a") as config:
+        config.write(f"c.LtiPassback.memberships_url = {platform.memberships_url + '?limit=2'!r}\n")
+    assert len(lti.LtiCourse(Course.at(course)).users()) == 6
+    assert sum(path.endswith("memberships") for _, path, _ in platform.log) == 4
+
+
+# The platform's own fixes to lti1p3platform 0.1.8, over HTTP.
+def token(platform, course, *scopes):
+    return lti.LtiCourse(Course.at(course)).connector.get_access_token(list(scopes))
+
+
+def test_the_platform_answers_401_for_an_expired_or_garbled_token_and_403_without_the_scope(course, platform):
+    url = platform.lineitems_url
+    for bearer in ("garbled", "a.b.c"):
+        answer = requests.get(url, headers={"Authorization": f"Bearer {bearer}"}, timeout=5)
+        assert answer.status_code == 401 and "invalid_token" in answer.headers["WWW-Authenticate"]
+    platform.token_seconds = 1
+    expired = token(platform, course, LINEITEM_READ)
+    time.sleep(2.1)  # at least a second past its expiry
+    assert requests.get(url, headers={"Authorization": f"Bearer {expired}"}, timeout=5).status_code == 401
+    platform.token_seconds = 3600
+    read_only = token(platform, course, LINEITEM_READ)
+    made = f"{url}/1"
+    platform.lineitems[made] = {"id": made, "label": A, "scoreMaximum": 10}
+    score = {"userId": "sub-ana", "scoreGiven": 1, "scoreMaximum": 10, "activityProgress": "Completed",
+             "gradingProgress": "FullyGraded", "timestamp": lti.now()}
+    post = lambda bearer, body: requests.post(  # noqa: E731
+        f"{made}/scores", data=json.dumps(body), timeout=5,
+        headers={"Authorization": f"Bearer {bearer}", "Content-Type": "application/vnd.ims.lis.v1.score+json"})
+    assert post(read_only, score).status_code == 403 and not platform.received
+    full = token(platform, course, SCORE)
+    for wrong in ({"scoreGiven": -1}, {"activityProgress": "Done"}, {"timestamp": "yesterday"},
+                  {"scoreMaximum": 0}):
+        assert post(full, {**score, **wrong}).status_code == 400
+    assert post(full, score).status_code == 201
+    assert post(full, score).status_code == 409  # the same timestamp again: not newer than the last
+
+
+def test_the_platforms_line_item_list_is_a_bare_array_paged_by_link(course, platform):
+    for n in range(3):
+        platform.lineitems[f"{platform.lineitems_url}/{n}"] = {"id": f"{platform.lineitems_url}/{n}",
+                                                              "label": f"item {n}", "scoreMaximum": 1}
+    bearer = token(platform, course, LINEITEM_READ)
+    answer = requests.get(platform.lineitems_url, params={"limit": 2}, timeout=5,
+                          headers={"Authorization": f"Bearer {bearer}"})
+    assert isinstance(answer.json(), list) and len(answer.json()) == 2
+    assert answer.links["next"]["url"] == f"{platform.lineitems_url}?limit=2&page=2"
+    assert answer.headers["Content-Type"] == "application/vnd.ims.lis.v2.lineitemcontainer+json"
+
+
+def test_learners_only(course, platform):
+    assert {u.user_id for u in lti.LtiCourse(Course.at(course)).users()} == {
+        m["user_id"] for m in MEMBERS if LEARNER in m["roles"]}

@@ -1,0 +1,34 @@
+"""``python -m grader similarity`` end to end, in its own process, on a course that nbgrader released, with the
+planted class handed in; the page passes axe-core's WCAG 2.1 AA rules in Chromium, and the class report links it."""
+import subprocess
+import sys
+
+import bs4
+import pytest
+
+from tests.accessibility import readable, violations
+from tests.similarity.planted import PLANTED, hand_in
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_verb_ranks_the_planted_copies_first_on_an_accessible_page(course_copy):
+    hand_in(course_copy)
+    done = subprocess.run([sys.executable, "-m", "grader", "similarity", "--course", str(course_copy)],
+                          capture_output=True, text=True, timeout=300)
+    page = course_copy / "reports" / "self_attention" / "similarity.html"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"similarity: {page}"
+    soup = bs4.BeautifulSoup(page.read_text(), "html.parser")
+    ranked = [set(row.select("td")[1].get_text().split(" and ")) for row in soup.select("table.pairs tr")[1:]]
+    assert sorted(map(sorted, ranked)) == sorted(map(sorted, PLANTED))
+    found = violations(page)
+    assert found == {page: []}, readable(found)
+
+
+def test_the_class_report_links_the_similarity_page(tmp_path):
+    from grader.report import write_report
+    from grader.report.stats import class_stats
+    page = write_report(class_stats([]), "self_attention", tmp_path)
+    links = [a["href"] for a in bs4.BeautifulSoup(page.read_text(), "html.parser").find_all("a")]
+    assert "similarity.html" in links
