@@ -14,6 +14,17 @@ EPILOG = "Run 'python -m grader <command> --help' for a command's options."
 # Modules whose warnings are not for instructors.
 LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
 
+
+def route_options(lti_service):
+    """--lti, --canvas and --moodle: which way to the LMS (``route``), LTI 1.3 through ``lti_service``."""
+    return [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": f"through LTI 1.3's "
+                       f"{lti_service} (the course's c.LtiPassback settings)"}),
+            ("--canvas", {"dest": "route", "action": "store_const", "const": "canvas", "help": "through Canvas's "
+                          "REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)"}),
+            ("--moodle", {"dest": "route", "action": "store_const", "const": "moodle", "help": "through Moodle's "
+                          "web services (c.MoodlePassback, the token in $MOODLE_TOKEN)"})]
+
+
 # verb: (what it is for, its own arguments as (name, argparse options)); all but demo take --course and --assignment.
 VERBS = {
     "release": ("make the student notebooks from solutions/ and the zip to hand out to students", []),
@@ -62,20 +73,10 @@ VERBS = {
                  ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
     "roster": ("put the LMS course's students into the gradebook (ids, names, e-mails, LMS user ids), matching "
                "the students already there by e-mail, then LMS id",
-               [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": "through LTI 1.3's "
-                           "Names and Role Provisioning (the course's c.LtiPassback settings)"}),
-                ("--canvas", {"dest": "route", "action": "store_const", "const": "canvas", "help": "through "
-                              "Canvas's REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)"}),
-                ("--moodle", {"dest": "route", "action": "store_const", "const": "moodle", "help": "through "
-                              "Moodle's web services (c.MoodlePassback, the token in $MOODLE_TOKEN)"})]),
+               route_options("Names and Role Provisioning")),
     "passback": ("post each student's total (the export's: less the late penalty) into the LMS's gradebook; "
                  "a second run posts only what changed (ledger: grading/<assignment>/passback.json)",
-                 [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": "through LTI 1.3's "
-                             "Assignment and Grade Services (the course's c.LtiPassback settings)"}),
-                  ("--canvas", {"dest": "route", "action": "store_const", "const": "canvas", "help": "through "
-                                "Canvas's REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)"}),
-                  ("--moodle", {"dest": "route", "action": "store_const", "const": "moodle", "help": "through "
-                                "Moodle's web services (c.MoodlePassback, the token in $MOODLE_TOKEN)"}),
+                 [*route_options("Assignment and Grade Services"),
                   ("--dry-run", {"action": "store_true", "help": "print what would be posted, post nothing"}),
                   ("--force", {"action": "store_true", "help": "post every score again, changed or not"}),
                   ("--post-missing-as-zero", {"action": "store_true", "help": "post 0 for a student who handed "

@@ -98,8 +98,8 @@ def _grade(client, plugin, course, fingerprints, log):
     workers = len(client.scheduler_info()["workers"])
     progress = Progress(len(futures), f"recording grades with nbgrader on Dask ({count(workers, 'worker')})")
     failures, unavailable = [], None
-    for future in as_completed(futures):
-        student = futures[future]
+    for future in as_completed(list(futures)):
+        student = futures.pop(future)
         try:
             done = future.result()
         except KilledWorker as error:
@@ -107,6 +107,7 @@ def _grade(client, plugin, course, fingerprints, log):
                             f"({error.allowed_failures + 1} times)"}
         except Exception as error:  # the scheduler gone, the task cancelled...: not graded, and said so
             done = {"line": f"! {student} not graded: {type(error).__name__}: {error}"}
+        future.release()  # kept, the scheduler would grade them again if the worker holding this result died
         line = done["line"]
         if line.startswith(SANDBOX_UNAVAILABLE):
             unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()

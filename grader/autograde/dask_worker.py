@@ -12,6 +12,7 @@ setting (the strongest this machine allows, unless nbgrader_config.py says other
 names the level. The student is graded by nbgrader_pass's own unit, nbgrader's autograde for one student.
 """
 import contextlib
+import hashlib
 import io
 import os
 import shutil
@@ -19,6 +20,7 @@ import tempfile
 import threading
 import warnings
 
+import sqlalchemy
 from distributed import WorkerPlugin, get_worker
 
 from ..course import CONFIG, Course, path_with_venv
@@ -56,7 +58,8 @@ class CourseOnWorker(WorkerPlugin):
             self.unavailable = f"on Dask worker {worker.address}: " + str(error).replace("\n", " ")
 
     def teardown(self, worker):
-        shutil.rmtree(self.course.root, ignore_errors=True)  # the warm sandbox stays for the next course
+        with _one_student_at_a_time:  # not under a student being graded (a task the client no longer waits for)
+            shutil.rmtree(self.course.root, ignore_errors=True)  # the warm sandbox stays for the next course
 
     def grade(self, student, submitted):
         """Grade one student from the files of their submitted folder; {"line": what nbgrader_pass prints for them,
@@ -68,7 +71,7 @@ class CourseOnWorker(WorkerPlugin):
         write_files(course.submitted(student), submitted)
         here = os.getcwd()
         try:
-            with contextlib.redirect_stderr(_nbgrader_log):
+            with contextlib.redirect_stderr(_nbgrader_log), graded_alone(course, student):
                 grade_student(course, student)
             line = student
         except (Exception, SystemExit) as error:  # reported, as nbgrader_pass does; graded again on the next run
@@ -83,6 +86,25 @@ class CourseOnWorker(WorkerPlugin):
     def _forget(self, student):
         for folder in (self.course.submitted(student), self.course.autograded(student), self.course.grading / student):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def graded_alone(course, student):
+    """Hold the gradebook's lock on this student while they are graded: a task the scheduler gives to a second
+    worker while the first still runs it (a worker it took for dead under load) waits, instead of rewriting the
+    student's rows in the gradebook at the same time. A PostgreSQL advisory lock, held by this connection: a worker
+    that dies lets it go."""
+    key = int.from_bytes(hashlib.sha256(f"{course.assignment}/{student}".encode()).digest()[:8], "big", signed=True)
+    engine = sqlalchemy.create_engine(course.directory.db_url, poolclass=sqlalchemy.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            connection.execute(sqlalchemy.text("SELECT pg_advisory_lock(:key)"), {"key": key})
+            try:
+                yield
+            finally:
+                connection.execute(sqlalchemy.text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+    finally:
+        engine.dispose()
 
 
 def _said():

@@ -7,11 +7,13 @@ import os
 import pathlib
 import signal
 import threading
+import time
 
 import nbformat
 import pytest
 from distributed import Client, LocalCluster, WorkerPlugin
 
+from grader.autograde.dask_worker import graded_alone
 from grader.autograde.run import autograde as autograde_here
 from grader.course import Course
 from grader.errors import UsageError
@@ -132,3 +134,27 @@ def test_an_sqlite_gradebook_is_refused_before_anything_is_done(root, tmp_path):
     with pytest.raises(UsageError, match=r"every Dask worker reaches: set c\.CourseDirectory\.db_url .* PostgreSQL"):
         autograde_here(tmp_path, dask="tcp://127.0.0.1:8786")
     assert sorted(tmp_path.iterdir()) == [tmp_path / "nbgrader_config.py"]
+
+
+def test_a_student_is_graded_by_one_worker_at_a_time(course):
+    """A task run twice at once (the scheduler took a busy worker for dead) waits for the first: the student's rows
+    in the gradebook are never written by two graders together. Another student does not wait."""
+    kit_course, order, holding = Course.at(course[0], ASSIGNMENT), [], threading.Event()
+
+    def first():
+        with graded_alone(kit_course, "ada"):
+            order.append("ada, first")
+            holding.set()
+            time.sleep(1)
+            order.append("ada, first done")
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert holding.wait(60)
+    with graded_alone(kit_course, "bo"):
+        order.append("bo")
+    with graded_alone(kit_course, "ada"):
+        order.append("ada, second")
+    thread.join()
+    assert order == ["ada, first", "bo", "ada, first done", "ada, second"]
+

@@ -5,6 +5,7 @@ import shutil
 
 from nbgrader.api import Gradebook
 
+from grader.cli import main
 from grader.course import CONFIG, venv_on_path
 from grader.lms.keys import jwks
 from grader.lms.test_platform import INSTRUCTOR, member
@@ -56,3 +57,14 @@ def gradebook_totals(course):
     with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
         return {s.student.id: max(0.0, s.score - s.late_submission_penalty)
                 for s in book.find_assignment(A).submissions}
+
+
+def run(capsys, *argv):
+    """``python -m grader`` as an instructor runs it: (its output, its one-line refusal or None)."""
+    try:
+        main(list(argv))
+        refusal = None
+    except SystemExit as stopped:
+        refusal = stopped.code
+    out = capsys.readouterr()
+    return out.out + out.err, refusal

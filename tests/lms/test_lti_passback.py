@@ -14,7 +14,6 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from nbgrader.api import Gradebook
 
-from grader.cli import main
 from grader.course import CONFIG, Course, venv_on_path
 from grader.lms import lti
 from grader.lms.keys import public_jwks
@@ -22,7 +21,7 @@ from grader.lms.ledger import LEDGER
 from grader.lms.people import LmsUser
 from grader.lms.test_platform import CONTEXT, LEARNER, LINEITEM_READ, SCORE, TestPlatform, member
 
-from .graded_course import A, MEMBERS, NOTEBOOK, gradebook_totals, graded_course
+from .graded_course import A, MEMBERS, NOTEBOOK, gradebook_totals, graded_course, run
 
 pytestmark = pytest.mark.slow  # each test starts a platform and runs a command a few times: 1 to 5 s each
 
@@ -49,17 +48,6 @@ def platform(course):
         with open(course / CONFIG, "a") as config:
             config.write(found.config_lines())
         yield found
-
-
-def run(capsys, *argv):
-    """``python -m grader`` as an instructor runs it: (its output, its one-line refusal or None)."""
-    try:
-        main(list(argv))
-        refusal = None
-    except SystemExit as stopped:
-        refusal = stopped.code
-    out = capsys.readouterr()
-    return out.out + out.err, refusal
 
 
 def test_each_posted_score_is_the_gradebooks_total_less_the_late_penalty(course, platform, capsys):

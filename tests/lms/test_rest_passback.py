@@ -9,7 +9,6 @@ import zipfile
 import pytest
 
 from grader.api import release
-from grader.cli import main
 from grader.course import CONFIG
 from grader.demo.run import new_course
 from grader.lms import canvas_api, moodle_api
@@ -17,7 +16,7 @@ from grader.lms.errors import LmsError
 from grader.lms.keys import jwks
 from grader.lms.people import LmsUser, Outcome
 
-from .graded_course import A, gradebook_totals, graded_course
+from .graded_course import A, gradebook_totals, graded_course, run
 
 pytestmark = pytest.mark.slow  # builds a gradebook; the last test releases a course
 
@@ -61,16 +60,6 @@ def course(template, tmp_path, monkeypatch):
     monkeypatch.setattr(moodle_api, "MoodleGrades", FakeLms)
     FakeLms.made = []
     return course
-
-
-def run(capsys, *argv):
-    try:
-        main(list(argv))
-        refusal = None
-    except SystemExit as stopped:
-        refusal = stopped.code
-    out = capsys.readouterr()
-    return out.out + out.err, refusal
 
 
 @pytest.mark.parametrize("route, variable", [("canvas", "CANVAS_TOKEN"), ("moodle", "MOODLE_TOKEN")])
