@@ -22,7 +22,7 @@ from sqlalchemy.engine import make_url
 
 from ..counts import count
 from ..course import CONFIG
-from ..errors import UsageError
+from ..errors import NbgraderFailed, UsageError
 from ..sandbox.pool import SandboxUnavailable
 from .dask_files import read_files, write_files
 from .dask_worker import CourseOnWorker, grade_on_worker
@@ -85,7 +85,7 @@ def record_grades_on_dask(course, fingerprints, cluster):
         finally:
             client.unregister_worker_plugin(name)
     if failures:
-        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again; "
+        raise NbgraderFailed("nbgrader's autograde failed for these students (rerun to grade them again; "
                            f"details in {log.name}):\n  " + "\n  ".join(failures))
 
 

@@ -23,12 +23,13 @@ from sqlalchemy.engine import make_url
 from .. import records as record
 from ..counts import count
 from ..course import Course
+from ..errors import NbgraderFailed
 from ..sandbox.pool import SandboxUnavailable
 from . import nbgrader_pass
+from .missing import show_missing
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
 from .progress import Progress, lines_as_they_come
 from .table import grade_table
-from .missing import show_missing
 from .unreadable import show_unreadable
 
 INVALID_SUFFIX = ".invalid"
@@ -116,7 +117,7 @@ def record_grades(course, fingerprints, processes):
     if unavailable:
         raise SandboxUnavailable(unavailable)
     if failures:
-        raise RuntimeError("nbgrader's autograde failed for these students (rerun to grade them again; "
+        raise NbgraderFailed("nbgrader's autograde failed for these students (rerun to grade them again; "
                            f"details in {log.name}):\n  " + "\n  ".join(failures))
 
 
