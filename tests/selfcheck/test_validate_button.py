@@ -11,7 +11,7 @@ import pytest
 from grader.checks.misconceptions import MISCONCEPTIONS
 
 from ..jupyter_server import jupyter_server
-from .test_validate import WRONG, variant
+from .test_validate import variant
 
 pytestmark = pytest.mark.slow
 
