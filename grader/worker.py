@@ -6,6 +6,7 @@ import os
 
 ISOLATION = "auto"  # the strongest isolation this machine allows
 _pool = None
+_prestarted = []  # warm workers started here for processes this one forks (prestart_sandboxes)
 
 
 def shared_pool(isolation=ISOLATION):
@@ -35,6 +36,39 @@ def _forget_inherited_pool():
 os.register_at_fork(after_in_child=_forget_inherited_pool)
 
 
+def _isolation(course):
+    return course.directory.config.SandboxExecute.get("isolation", ISOLATION)
+
+
 def start_sandbox(course):
     """This process's warm worker, started before any student, at the course's isolation setting."""
-    shared_pool(course.directory.config.SandboxExecute.get("isolation", ISOLATION)).start()
+    shared_pool(_isolation(course)).start()
+
+
+def prestart_sandboxes(course, count):
+    """``count`` warm workers started now, for grading processes that this process forks later (each adopts one
+    with :func:`adopt_sandbox`): they import PyTorch and warm up while this process does its own work."""
+    from .sandbox.pool import Worker
+    _prestarted.extend(Worker(_isolation(course)) for _ in range(count))
+    return list(_prestarted)
+
+
+def adopt_sandbox(worker):
+    """In a forked process: ``worker``, which its parent prestarted, becomes this process's warm worker; the
+    parent's other prestarted workers are not this process's to use."""
+    global _pool
+    from .sandbox.pool import Pool
+    for other in _prestarted:
+        if other is not worker:
+            other.forget()
+    _prestarted.clear()
+    _pool = Pool(1, worker.setting)
+    _pool.started.append(worker)
+    _pool.idle.put(worker)
+    atexit.register(_pool.close)
+
+
+def stop_prestarted():
+    """Stop the workers prestarted here (those a grading process adopted are stopped already, or it died)."""
+    while _prestarted:
+        _prestarted.pop().close()

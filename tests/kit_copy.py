@@ -9,10 +9,13 @@ from .conftest import ROOT
 
 
 def copy_kit(course, *names):
-    """Put the kit's ``names`` (folders or files, ``grader`` among them) into the course folder ``course``."""
+    """Put the kit's ``names`` (folders or files, ``grader`` among them) into the course folder ``course``, with
+    the bytecode that ``make test`` compiled: where PYTHONDONTWRITEBYTECODE is set (CI), each process of the copy
+    would compile what it imports again. Python checks each file's bytecode against its source's time and size
+    (a file that the test edits is compiled anew) and names the copy's files in it."""
     for name in names:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, course / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(ROOT / name, course / name)
         else:
             shutil.copy(ROOT / name, course / name)
     return course

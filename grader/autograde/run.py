@@ -25,6 +25,7 @@ from ..counts import count
 from ..course import Course
 from ..errors import NbgraderFailed
 from ..sandbox.pool import SandboxUnavailable
+from ..worker import prestart_sandboxes, stop_prestarted
 from . import nbgrader_pass
 from .missing import show_missing
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker
@@ -88,37 +89,68 @@ def _gradebook_wal(course):
 
 
 def record_grades(course, fingerprints, processes):
-    """nbgrader's own autograde, students shared out over ``processes`` processes; what nbgrader
-    logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
+    """nbgrader's own autograde, students handed out one at a time to ``processes`` processes as each becomes free;
+    what nbgrader logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
     _gradebook_wal(course)
     log = open(course.grading / "nbgrader.log", "a")
     progress = Progress(len(fingerprints), "recording grades with nbgrader")
-    students = list(fingerprints)
-    children = []
-    for n in range(min(processes, len(students))):
-        order = {"course": str(course.root), "assignment": course.assignment,
-                 "students": {s: fingerprints[s] for s in students[n::processes]}}
-        children.append((nbgrader_pass.start(order, log), set(order["students"])))
-    failures, unavailable = [], None
-    for index, line in lines_as_they_come([child.stdout for child, _ in children]):  # each student as they finish
-        if line.startswith(SANDBOX_UNAVAILABLE):
-            unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()
-            continue
-        progress.step(line.strip())
-        children[index][1].discard(line.lstrip("!").split(" ", 1)[0].strip())
-        if line.startswith("!"):
-            failures.append(line[1:].strip())
-    for child, untold in children:
-        if child.wait() != 0:  # a process that died says nothing of the students it did not reach
-            failures += [f"{student} not graded: the grading process stopped (exit code {child.returncode})"
-                         for student in sorted(untold)]
-    progress.close()
-    log.close()
+    waiting = list(fingerprints)
+    count = min(processes, len(waiting))
+    forking = nbgrader_pass.threads() == 1
+    workers = prestart_sandboxes(course, count) if forking else [None] * count
+    try:
+        if forking:
+            nbgrader_pass.warm_up()  # while the warm workers start
+        children = [nbgrader_pass.start(course, log, worker) for worker in workers]
+        failures, unavailable = _hand_out(children, waiting, fingerprints, progress)
+    finally:
+        stop_prestarted()
+        progress.close()
+        log.close()
     if unavailable:
         raise SandboxUnavailable(unavailable)
     if failures:
         raise NbgraderFailed("nbgrader's autograde failed for these students (rerun to grade them again; "
                            f"details in {log.name}):\n  " + "\n  ".join(failures))
+
+
+def _hand_out(children, waiting, fingerprints, progress):
+    """Give each grading process a student, and the next one each time it says it is done; (failures, why the
+    sandbox cannot start or None)."""
+    holding = [set() for _ in children]  # the students each process has and has not finished
+
+    def next_for(index):
+        if waiting and not unavailable:
+            student = waiting.pop(0)
+            if nbgrader_pass.give(children[index], student, fingerprints[student]):
+                holding[index].add(student)
+                return
+            waiting.insert(0, student)  # it has died: another process takes the student
+        nbgrader_pass.finish(children[index])
+
+    failures, unavailable = [], None
+    for index in range(len(children)):
+        next_for(index)
+    for index, line in lines_as_they_come([child.stdout for child in children]):  # as each is done
+        if line.startswith(SANDBOX_UNAVAILABLE):
+            unavailable = line.removeprefix(SANDBOX_UNAVAILABLE).strip()
+            for child in children:
+                nbgrader_pass.finish(child)
+            continue
+        said = line.removeprefix("!").strip()
+        progress.step(said)
+        holding[index].discard(said.split(" ", 1)[0])
+        if line.startswith("!"):
+            failures.append(said)
+        next_for(index)
+    for child, held in zip(children, holding):
+        nbgrader_pass.finish(child)
+        if child.wait() != 0:  # a process that died says nothing of the students it did not finish
+            failures += [f"{student} not graded: the grading process stopped (exit code {child.returncode})"
+                         for student in sorted(held)]
+    if not unavailable:
+        failures += [f"{student} not graded: every grading process stopped" for student in waiting]
+    return failures, unavailable
 
 
 def autograde(course=".", assignment="self_attention", force=False, workers=None, dask=None):

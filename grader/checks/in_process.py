@@ -16,7 +16,9 @@ def run_code_cells(nb, directory, at_test=None):
     the namespace as it is at that point and the code cells run so far: an exercise is checked
     where its test cell stands, as the grader does.
     """
-    os.environ.setdefault("MPLBACKEND", "Agg")
+    # Figures go nowhere here; a backend inherited from a Jupyter kernel (``!pytest`` in a cell: ipykernel sets
+    # the inline one) would import IPython for them.
+    os.environ["MPLBACKEND"] = "Agg"
     namespace = {"__name__": "__main__"}
     errors, sources = [], []
     cwd = os.getcwd()

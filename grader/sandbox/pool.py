@@ -53,7 +53,7 @@ class Worker:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         cwd=pathlib.Path(__file__).resolve().parents[2],
                                         env=worker_environment(self.folder))
-        self.isolation = None
+        self.setting, self.isolation = isolation, None
 
     def start(self):
         """Wait for the worker's hello: its isolation level, or why the sandbox cannot start here."""
@@ -77,8 +77,13 @@ class Worker:
 
     def close(self):
         self.process.kill()
-        self.process.wait()
+        self.process.wait()  # in a process that adopted it (grader.worker.adopt_sandbox), its parent reaps it
         levels.remove_tree(self.folder)
+
+    def forget(self):
+        """Close this process's copies of the worker's pipes, leaving the worker to the process it belongs to."""
+        self.process.stdin.close()
+        self.process.stdout.close()
 
 
 class Pool:

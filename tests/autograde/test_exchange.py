@@ -1,7 +1,7 @@
 """nbgrader's own exchange (the JupyterHub workflow) on the kit's course, end to end, with a local exchange
-folder: the instructor releases, two students fetch and submit, the instructor collects with nbgrader and
-grades with the kit, then feedback goes back through the exchange. A submission of links is collected without
-what they point at.
+folder: the instructor releases, two students fetch and submit (notebook 01), the instructor collects with
+nbgrader and grades with the kit, then feedback goes back through the exchange. A submission of links is
+collected without what they point at.
 
 The students are told apart as nbgrader allows on one machine: each has a home of their own (the working
 folder, ``CourseDirectory.root``, and ``Exchange.cache``) and names themselves with
@@ -53,6 +53,8 @@ def graded(released_course, tmp_path_factory):
         as_student(student, home, "fetch_assignment", ASSIGNMENT, exchange=exchange)
         fetched = home / ASSIGNMENT / BASICS
         assert fetched.exists()
+        for other in set((home / ASSIGNMENT).glob("*.ipynb")) - {fetched}:
+            other.unlink()  # notebook 01 alone is handed in: the tests read no other, grading them would be wasted
         if correct:
             nbformat.write(submission(course), fetched)
         as_student(student, home, "submit", ASSIGNMENT, exchange=exchange)

@@ -28,7 +28,7 @@ def _record_grades_fails(course_copy):
 
 def test_a_forked_grading_process_that_dies_is_reported_not_ignored(course_copy, monkeypatch):
     monkeypatch.setattr(nbgrader_pass, "threads", lambda: 1)
-    monkeypatch.setattr(nbgrader_pass, "grade", lambda order: os.kill(os.getpid(), signal.SIGKILL))
+    monkeypatch.setattr(nbgrader_pass, "grade", lambda requests, answers: os.kill(os.getpid(), signal.SIGKILL))
     said = _record_grades_fails(course_copy)
     assert "ada" in said and "bo" in said and f"exit code {-signal.SIGKILL}" in said
 
@@ -37,7 +37,7 @@ def test_a_new_grading_interpreter_that_dies_is_reported_not_ignored(course_copy
     popen = subprocess.Popen
 
     def dies(command, **options):
-        return popen([sys.executable, "-c", "import sys; sys.stdin.read(); sys.exit(1)"], **options)
+        return popen([sys.executable, "-c", "import sys; sys.stdin.readline(); sys.exit(1)"], **options)
 
     monkeypatch.setattr(nbgrader_pass, "threads", lambda: 2)
     monkeypatch.setattr(nbgrader_pass.subprocess, "Popen", dies)
@@ -47,13 +47,13 @@ def test_a_new_grading_interpreter_that_dies_is_reported_not_ignored(course_copy
 
 def test_a_grader_that_runs_other_threads_starts_new_interpreters(monkeypatch):
     started, stop = [], threading.Event()
-    monkeypatch.setattr(nbgrader_pass, "Forked", lambda order, log: started.append("fork"))
+    monkeypatch.setattr(nbgrader_pass, "Forked", lambda log, worker: started.append("fork"))
     monkeypatch.setattr(nbgrader_pass.subprocess, "Popen", lambda command, **options: started.append(command[-1]))
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        nbgrader_pass.start({}, None)
-    except AttributeError:  # the stand-in above has no stdin to write the order to
+        nbgrader_pass.start(Course.at("."), None)
+    except AttributeError:  # the stand-in above has no stdin to write the course to
         pass
     finally:
         stop.set()

@@ -25,6 +25,12 @@ def graded(released_course, tmp_path_factory):
     return review_class(released_course, tmp_path_factory.mktemp("review") / "course")
 
 
+@pytest.fixture(scope="module")
+def pages(graded):
+    """The class's feedback pages, written once (``feedback``) for the tests that read them."""
+    return feedback(graded[0], ASSIGNMENT)
+
+
 def submitted(course):
     """{(student, notebook): (flagged, {grade_id: (score, needs manual grade)})}, from nbgrader's API."""
     with Course.at(course).gradebook() as book:
@@ -89,9 +95,8 @@ def test_the_grade_table_says_who_needs_what(graded):
     assert "good 01" not in notes and "see the export's status column" not in table
 
 
-def test_a_file_that_is_not_a_notebook_gets_a_feedback_page_that_says_what_to_do(graded):
+def test_a_file_that_is_not_a_notebook_gets_a_feedback_page_that_says_what_to_do(graded, pages):
     course, _, _ = graded
-    pages = feedback(course, ASSIGNMENT)
     folder = course / "feedback" / "garbled" / ASSIGNMENT
     page = folder / BASICS.replace(".ipynb", ".html")
     assert page in pages and (folder / STEP.replace(".ipynb", ".html")) in pages
@@ -161,10 +166,9 @@ def test_formgrader_opens_a_changed_notebook_with_which_cell_changed_and_how(for
     assert f"the test cell {name}_test was edited" in text
 
 
-def test_the_feedback_page_leaves_out_the_graders_note(graded):
-    course, _, _ = graded
-    pages = {p.parent.parent.name: p.read_text() for p in feedback(course, ASSIGNMENT) if p.stem == NB01}
-    assert "For the grader" not in pages["tamper"] and "was edited" in pages["tamper"]
+def test_the_feedback_page_leaves_out_the_graders_note(pages):
+    texts = {p.parent.parent.name: p.read_text() for p in pages if p.stem == NB01}
+    assert "For the grader" not in texts["tamper"] and "was edited" in texts["tamper"]
 
 
 def test_a_manual_grade_in_formgrader_settles_a_timed_out_cell(graded):

@@ -1,20 +1,42 @@
 """``make demo``: the whole round on the generated class, graded as the generator expects.
 
 What the demo must print is computed from the generator's plan (``expected_grades.json``, beside the course) and
-the release, never pinned: adding an exercise or a notebook changes no line here."""
+the release, never pinned: adding an exercise or a notebook changes no line here.
+
+The class is the generator's with each of its profiles once, and as many partly correct students as it takes to
+give each mistake to two of them (15 students of the 32 today): every case the full class holds (each mistake,
+each broken answer and notebook, late, renamed and missing notebooks) is graded, in half the time.
+tests/demo/test_demo_class.py checks the full class that ``make demo`` grades."""
+import collections
 import json
 
 import pytest
 
 from grader.course import Course
+from grader.demo import roster
+from grader.demo.mistakes import MISTAKES
 from grader.demo.run import demo
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 
-def test_demo_grades_the_class_as_the_generator_expects(tmp_path):
+def smaller_class():
+    """The demo's profiles, each once, and the partly correct students that the roster needs to give each mistake
+    to two students with one mistake per exercise each (grader/demo/roster.py's ``_cover_mistakes``)."""
+    most = max(collections.Counter(m.exercise for m in MISTAKES).values())
+    return tuple(dict.fromkeys(roster.PROFILES)) + ("partial",) * (2 * most - 1)
+
+
+def test_demo_grades_the_class_as_the_generator_expects(tmp_path, monkeypatch):
+    monkeypatch.setattr(roster, "PROFILES", smaller_class())
     printed = demo(out=tmp_path / "demo")
     plan = json.loads((tmp_path / "demo" / "expected_grades.json").read_text())
+    composition = plan["composition"].values()
+    assert {entry["profile"] for entry in composition} == set(dict.fromkeys(roster.PROFILES))
+    given = collections.Counter(label for entry in composition for nb in entry["notebooks"].values()
+                                for label in set(nb["answers"].values()))
+    assert all(given[m.label] >= 2 for m in MISTAKES), given
+    assert plan["late"] and plan["missing"]
     expected = [(student, notebook) for student, notebooks in plan["expected"].items() for notebook in notebooks]
     handed_in = [(student, notebook) for student, entry in plan["composition"].items()
                  for notebook in entry["notebooks"]]

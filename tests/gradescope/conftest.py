@@ -1,4 +1,4 @@
-"""A released course and its autograder.zip for each Gradescope test module, and where its /autograder roots go."""
+"""A released course for each Gradescope test module, the run's autograder.zip, and where its /autograder roots go."""
 import pathlib
 import shutil
 import tempfile
@@ -7,18 +7,35 @@ import pytest
 
 from grader.gradescope.build import gradescope
 
-from ..conftest import ROOT
+from ..conftest import ROOT, made_once
 from ..course_builder import ASSIGNMENT, make_course
+
+KIT_LIMITS = "c.SandboxExecute.unit_seconds = 10\nc.SandboxExecute.notebook_seconds = 60\n"
+
+
+def with_kit_limits(released, folder):
+    """A copy of the released course with the kit's own time limits: a busy machine must not time out a sound
+    answer on one side of the comparison only."""
+    course = make_course(released, folder)
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write(KIT_LIMITS)
+    return course
 
 
 @pytest.fixture(scope="module")
 def course(released_course, tmp_path_factory):
-    """A released course, with the kit's own time limits: a busy machine must not time out a sound answer
-    on one side of the comparison only."""
-    course = make_course(released_course, tmp_path_factory.mktemp("gradescope") / "course")
-    with open(course / "nbgrader_config.py", "a") as config:
-        config.write("c.SandboxExecute.unit_seconds = 10\nc.SandboxExecute.notebook_seconds = 60\n")
-    return course
+    """A released course of this module's own, with the kit's own time limits."""
+    return with_kit_limits(released_course, tmp_path_factory.mktemp("gradescope") / "course")
+
+
+@pytest.fixture(scope="session")
+def autograder(released_course, tmp_path_factory):
+    """The autograder.zip of a course like ``course``, built once for the run and never changed (run_autograder
+    grades in a copy of it unpacked under its own root)."""
+    def build(folder):
+        kit = with_kit_limits(released_course, folder / "course")
+        return gradescope(course=kit, assignment=ASSIGNMENT, out=folder / "autograder.zip")
+    return made_once(tmp_path_factory, "autograder", build)
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +46,3 @@ def roots():
     folder = pathlib.Path(tempfile.mkdtemp(prefix="gradescope-tests-", dir=ROOT / "build"))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def autograder(course):
-    return gradescope(course=course, assignment=ASSIGNMENT, out=course.parent / "autograder.zip")

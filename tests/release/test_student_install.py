@@ -21,7 +21,7 @@ from nbclient import NotebookClient
 from grader.checks.cells import kit_exercise
 from grader.checks.registry import notebooks
 from grader.demo.fill import fill, reference_answers
-from grader.release.wheel import build_wheel
+from grader.release.wheel import wheel_name
 
 from .. import student_envs
 from ..conftest import EXERCISES, SOLUTIONS
@@ -49,9 +49,10 @@ class StudentEnv:
 
 
 @pytest.fixture(scope="session")
-def student_env(tmp_path_factory):
-    """{name: StudentEnv}, built (or taken from the cache) in parallel, once per session."""
-    wheel = build_wheel(tmp_path_factory.mktemp("student-wheel"))
+def student_env(student_release):
+    """{name: StudentEnv}, built (or taken from the cache) in parallel, once per session, with the wheel that
+    ``release`` puts in ``downloads/`` for students (the session's, which test_no_answers.py reads too)."""
+    wheel = student_release / "downloads" / wheel_name()
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(len(ENVS)) as pool:
         built = dict(zip(ENVS, pool.map(lambda name: StudentEnv(name, wheel), ENVS)))

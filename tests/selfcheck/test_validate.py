@@ -40,19 +40,24 @@ def variant(notebook, kind):
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory):
-    """{(notebook, kind): (validate passed, self-check passed, what validate says of each failed cell)}."""
+    """{(notebook, kind): (validate passed, self-check passed, what validate says of each failed cell)}; the
+    self-check is one pytest run over a folder per kind (one start of pytest and PyTorch, not three)."""
+    root = tmp_path_factory.mktemp("verdicts")
+    chosen = {kind: [notebook for notebook in notebooks() if kind != "wrong" or notebook in WRONG]
+              for kind in ("correct", "stub", "wrong")}
+    for kind, names in chosen.items():
+        (root / kind).mkdir()
+        for notebook in names:
+            nbformat.write(variant(notebook, kind), root / kind / notebook)
+    checked = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p",
+                              "grader.selfcheck.plugin", *chosen], cwd=root, capture_output=True, text=True)
     found = {}
-    for kind in ("correct", "stub", "wrong"):
-        folder = tmp_path_factory.mktemp(kind)
-        chosen = [notebook for notebook in notebooks() if kind != "wrong" or notebook in WRONG]
-        for notebook in chosen:
-            nbformat.write(variant(notebook, kind), folder / notebook)
-        checked = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-                                  "grader.selfcheck.plugin", *chosen], cwd=folder, capture_output=True, text=True)
-        for notebook in chosen:
-            validated = Validator().validate(str(folder / notebook))
+    for kind, names in chosen.items():
+        for notebook in names:
+            assert f"{kind}/{notebook}::" in checked.stdout, checked.stdout[-3000:]  # its exercises were run
+            validated = Validator().validate(str(root / kind / notebook))
             passed = not (validated.get("failed") or validated.get("changed") or validated.get("type_changed"))
-            found[notebook, kind] = (passed, f"FAILED {notebook}::" not in checked.stdout,
+            found[notebook, kind] = (passed, f"FAILED {kind}/{notebook}::" not in checked.stdout,
                                      [cell["raw_error"] for cell in validated.get("failed", [])])
     return found
 
