@@ -51,9 +51,10 @@ def graded(released_course, tmp_path_factory):
     course = make_course(released_course, tmp_path_factory.mktemp("attacks") / "course")
     with open(course / "nbgrader_config.py", "a") as config:
         config.write('c.SandboxExecute.isolation = "root"\n')
-        # Half the test courses' memory and half as much time again: on a loaded machine the memory bombs (deepheap's
-        # frames, a tensor) and the crashes (recursor's C recursion) still end as themselves before their time is up.
-        config.write("c.SandboxExecute.memory_bytes = 256 << 20\nc.SandboxExecute.unit_seconds = 6\n")
+        # Half the test courses' memory and the kit's own 10 s a unit: on a loaded machine the memory bombs (deepheap's
+        # frames, a tensor) and the crashes (recursor's C recursion) still end as themselves before their time is up
+        # (with 6 s, recursor twice ended as timed out in a full `make test`, under its load).
+        config.write("c.SandboxExecute.memory_bytes = 256 << 20\nc.SandboxExecute.unit_seconds = 10\n")
     submit(course, "good", submission(course))
     submit(course, "stubs", _release(course))
     answers = {**{student: answer for student, (answer, _) in {**ATTACKS, **SHARED_MEMORY}.items()}, **WALL_SPIES}
