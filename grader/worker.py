@@ -56,16 +56,13 @@ def prestart_sandboxes(course, count):
 def adopt_sandbox(worker):
     """In a forked process: ``worker``, which its parent prestarted, becomes this process's warm worker; the
     parent's other prestarted workers are not this process's to use."""
-    global _pool
-    from .sandbox.pool import Pool
     for other in _prestarted:
         if other is not worker:
             other.forget()
     _prestarted.clear()
-    _pool = Pool(1, worker.setting)
-    _pool.started.append(worker)
-    _pool.idle.put(worker)
-    atexit.register(_pool.close)
+    pool = shared_pool(worker.setting)  # a new pool: the one a fork inherits is forgotten
+    pool.started.append(worker)
+    pool.idle.put(worker)
 
 
 def stop_prestarted():
