@@ -26,6 +26,7 @@ from nbgrader.utils import determine_grade, is_grade
 if __package__ in (None, ""):  # run as a script: the kit's folder on the path, as ``-m bench...`` would
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.cpu import CpuGroup  # noqa: E402
 from bench.memory import MemoryGroup, TreeSampler  # noqa: E402
 from grader.course import Course, path_with_venv  # noqa: E402
 from grader.demo.generate import make_class  # noqa: E402
@@ -65,18 +66,24 @@ def make_course(folder, kind, submissions):
 
 def run(course, command):
     """Run a command in the course: (seconds, its peak memory in MiB: {"rss": summed resident memory of its process
-    tree, "pss": summed proportional memory, "cgroup": its memory cgroup's peak or None}; see bench/memory.py)."""
-    group = MemoryGroup()
+    tree, "pss": summed proportional memory, "cgroup": its memory cgroup's peak or None}; see bench/memory.py;
+    "cpu": the CPU seconds of its process tree or None, bench/cpu.py)."""
+    group, cpu = MemoryGroup(), CpuGroup()
+
+    def enter_groups():
+        group.enter()
+        cpu.enter()
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, "PATH": path_with_venv()}, preexec_fn=group.enter)
+                               env={**os.environ, "PATH": path_with_venv()}, preexec_fn=enter_groups)
     sampler = TreeSampler(process.pid)
     _, errors = process.communicate()
     seconds = time.monotonic() - started
     sampler.stop()
     peak = {"rss": sampler.peak_rss / 2**20, "pss": sampler.peak_pss / 2**20,
-            "cgroup": group.peak() / 2**20 if group.peak() is not None else None}
+            "cgroup": group.peak() / 2**20 if group.peak() is not None else None, "cpu": cpu.seconds()}
     group.remove()
+    cpu.remove()
     if process.returncode:
         raise SystemExit(f"{command} failed:\n{errors.decode()[-2000:]}")
     return seconds, peak
@@ -95,6 +102,14 @@ def kept_outputs(course):
 def memory_words(peak):
     cgroup = f"{peak['cgroup']:6.0f} MiB" if peak["cgroup"] is not None else "   n/a"
     return f"peak: cgroup {cgroup}, PSS summed {peak['pss']:6.0f} MiB, RSS summed {peak['rss']:6.0f} MiB"
+
+
+def cpu_words(seconds, peak, count):
+    """The run's CPU seconds, per notebook, and the cores it kept busy on average (CPU / wall)."""
+    if peak["cpu"] is None:
+        return "CPU n/a"
+    return (f"CPU {peak['cpu']:7.1f} s ({peak['cpu'] / count:5.2f} s a notebook, "
+            f"{peak['cpu'] / seconds:4.2f} cores busy on average)")
 
 
 def scores(course):
@@ -151,9 +166,11 @@ def main(argv=None):
     print(f"class: {args.students} students, {count} notebooks ({ROOT.name} demo generator, no broken submissions)")
     print(f"stock nbgrader autograde (sequential): {stock_seconds:7.1f} s  {count / stock_seconds:6.2f} notebooks/s"
           f"  {memory_words(stock_peak)}")
+    print(f"  {cpu_words(stock_seconds, stock_peak, count)}")
     for workers, (seconds, peak) in kit_runs.items():
         print(f"kit autograde, {workers} worker{'s' if workers > 1 else ' '}:             {seconds:7.1f} s"
               f"  {count / seconds:6.2f} notebooks/s  {memory_words(peak)}")
+        print(f"  {cpu_words(seconds, peak, count)}")
     print(f"ratio kit (2 workers) / stock: {stock_seconds / kit_two:.1f}x;"
           f" scaling 1 -> 2 workers: {kit_one / kit_two:.2f}x"
           + (f"; 1 -> 4 workers: {kit_one / kit_runs[4][0]:.2f}x" if 4 in kit_runs else ""))

@@ -113,7 +113,7 @@ def parser():
 def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     warnings.filterwarnings("ignore", module=LIBRARIES)
-    from . import api  # the verbs import PyTorch and nbgrader: not needed for --help
+    from . import api  # a verb imports its own module only (PyTorch and nbgrader: not for --help)
     from .errors import NbgraderFailed, UsageError
     from .ready import require
     from .sandbox.pool import SandboxUnavailable

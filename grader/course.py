@@ -14,7 +14,9 @@ import sys
 
 from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
+from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from traitlets.config.loader import PyFileConfigLoader
 
 from .errors import NbgraderFailed
@@ -129,6 +131,23 @@ class Course:
         """False only for an SQLite gradebook whose file is not there yet (opening it would create it)."""
         url = make_url(self.directory.db_url)
         return url.get_backend_name() != "sqlite" or not url.database or pathlib.Path(url.database).exists()
+
+    def gradebook_unreachable(self):
+        """Why the course's gradebook server cannot be reached, in one line, or None (an SQLite gradebook is a
+        file, made when missing)."""
+        url = make_url(self.directory.db_url)
+        if url.get_backend_name() == "sqlite":
+            return None
+        engine = create_engine(url, connect_args={"connect_timeout": 10} if url.get_backend_name() == "postgresql"
+                               else {})
+        try:
+            with engine.connect():
+                return None
+        except SQLAlchemyError as error:
+            reason = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
+            return f"cannot reach the course's gradebook {url.render_as_string(hide_password=True)}: {reason[0]}"
+        finally:
+            engine.dispose()
 
     def run_nbgrader(self, *arguments):
         """Run a stock ``nbgrader`` command in the course folder; fail with its own error output."""

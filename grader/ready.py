@@ -8,6 +8,7 @@ from .gradebook import graded_cells
 
 NEEDS = {"release": "source", "collect": "release", "autograde": "release", "feedback": "autograded",
          "export": "gradebook", "report": "gradebook"}
+WITHOUT_GRADEBOOK = {"jwks", "gradescope", "similarity"}  # the commands that never open the gradebook
 
 
 def require(folder, assignment, command):
@@ -20,6 +21,9 @@ def require(folder, assignment, command):
     if not (root / CONFIG).is_file():
         raise UsageError(f"{root.resolve()} is not an nbgrader course: it has no {CONFIG} "
                          "(give the course folder with --course)")
+    unreachable = None if command in WITHOUT_GRADEBOOK else course.gradebook_unreachable()
+    if unreachable:
+        raise UsageError(unreachable)
     need = NEEDS.get(command)
     if need in ("source", "release"):
         notebooks = course.folder(need)

@@ -54,11 +54,13 @@ def _run(command):
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
 
 
-def create_database(base_url, name):
-    """A new empty database on the server; returns its URL."""
+def create_database(base_url, name, template=None):
+    """A new database on the server, empty or a copy of the database ``template`` (PostgreSQL's ``CREATE DATABASE
+    ... TEMPLATE``: no connection to it may be open); returns its URL."""
     import psycopg
+    copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(f"{base_url}/postgres", autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"{copy}')
     return f"{base_url}/{name}"
 
 

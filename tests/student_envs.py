@@ -44,10 +44,19 @@ py-modules = []
 EXTRAS = {"colab-like": GOOGLE_COLAB}
 
 
+# What a student's shell has not: the kit's environment, and Python told to keep no bytecode (where the kit's
+# tests run with it, every process in a student's environment would compile PyTorch's and pip's modules anew).
+KIT_ONLY = ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV", "PYTHONDONTWRITEBYTECODE")
+
+
+def environ():
+    """The environment variables of a student's shell: this process's, less the kit's own (:data:`KIT_ONLY`)."""
+    return {k: v for k, v in os.environ.items() if k not in KIT_ONLY}
+
+
 def pip(python, *arguments, timeout=1200):
     """Run ``python``'s pip, outside the kit's environment; return the finished process, output captured."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PIP_REQUIRE_VIRTUALENV")}
-    return subprocess.run([str(python), "-m", "pip", *arguments], capture_output=True, text=True, env=env,
+    return subprocess.run([str(python), "-m", "pip", *arguments], capture_output=True, text=True, env=environ(),
                           stdin=subprocess.DEVNULL, timeout=timeout)
 
 
@@ -84,8 +93,7 @@ LIST = ("import importlib.metadata as m, json, re\n"
 
 def installed(python):
     """{package: version} of everything installed, pip and setuptools included."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    listed = checked(subprocess.run([str(python), "-I", "-c", LIST], capture_output=True, text=True, env=env))
+    listed = checked(subprocess.run([str(python), "-I", "-c", LIST], capture_output=True, text=True, env=environ()))
     return json.loads(listed.stdout)
 
 

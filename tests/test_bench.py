@@ -6,18 +6,32 @@ import sys
 import pytest
 
 from bench.autograde_speed import main
+from bench.cpu import CpuGroup
 from bench.memory import MemoryGroup, TreeSampler
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 HOLDS_64_MIB = "import time\nblock = bytearray(64 << 20)\ntime.sleep(1.5)"
+# A parent that spins for a second in a child it forks, then for a second itself: two CPU seconds in the tree.
+SPINS_IN_A_CHILD = """import os, time
+def spin(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+pid = os.fork()
+if pid == 0:
+    spin(1.0)
+    os._exit(0)
+os.waitpid(pid, 0)
+spin(1.0)
+"""
 
 
 def test_benchmark_runs_on_a_tiny_class(capsys):
     assert main(["--students", "1", "--notebooks", "01_attention_basics.ipynb"]) == 0
     printed = capsys.readouterr().out
     for line in ("stock nbgrader autograde (sequential)", "kit autograde, 2 workers", "ratio kit", "PSS summed",
-                 "RSS summed", "peak: cgroup", "grades agree: yes", "kept outputs the same (from run to run): yes"):
+                 "RSS summed", "peak: cgroup", "CPU ", "grades agree: yes", "kept outputs the same (from run to run): yes"):
         assert line in printed
 
 
@@ -32,3 +46,12 @@ def test_the_memory_a_process_holds_is_counted_by_pss_and_by_its_cgroup():
     assert sampler.peak_pss >= 64 << 20 and sampler.peak_rss >= sampler.peak_pss
     if group.folder is not None:  # a cgroup could be made here (as root, or in a delegated group)
         assert peak >= 64 << 20
+
+
+def test_the_cpu_of_a_process_tree_counts_the_children_that_ended():
+    group = CpuGroup()
+    subprocess.run([sys.executable, "-c", SPINS_IN_A_CHILD], preexec_fn=group.enter, check=True)
+    seconds = group.seconds()
+    group.remove()
+    if group.folder is not None:  # a cpuacct cgroup could be made here (cgroup v1, as root)
+        assert 2.0 <= seconds < 3.5

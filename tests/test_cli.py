@@ -1,5 +1,6 @@
 """``python -m grader --help`` says, in plain words, what each command is for."""
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -81,3 +82,30 @@ def test_a_failing_nbgrader_command_is_reported_without_the_kits_traceback(tmp_p
         main(["release", "--course", str(tmp_path)])
     assert stopped.value.code.startswith("python -m grader release: nbgrader generate_assignment self_attention")
     assert "does not appear to be JSON" in stopped.value.code
+
+
+def test_every_command_is_a_function_of_the_api():
+    from grader import api
+    assert sorted(api.__all__) == sorted(VERBS)
+    assert all(callable(getattr(api, verb)) and getattr(api, verb).__name__ == verb for verb in VERBS)
+
+
+def closed_port():
+    """A port on 127.0.0.1 that nothing listens on."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return free.getsockname()[1]
+
+
+@pytest.mark.parametrize("verb", ["collect", "autograde", "feedback", "export", "report", "regrade", "passback"])
+def test_every_command_says_in_one_line_that_the_gradebook_server_cannot_be_reached(tmp_path, verb):
+    shutil.copytree(ROOT / "exercises" / "self_attention", tmp_path / "exercises" / "self_attention")
+    config = (ROOT / "nbgrader_config.py").read_text()
+    url = f"postgresql+psycopg://kit:secret@127.0.0.1:{closed_port()}/course"
+    (tmp_path / "nbgrader_config.py").write_text(f"{config}\nc.CourseDirectory.db_url = {url!r}\n")
+    before = sorted(tmp_path.rglob("*"))
+    argv = [verb] + (["download.zip"] if verb == "collect" else []) + ["--course", str(tmp_path)]
+    message = one_line_refusal(argv)
+    assert "cannot reach the course's gradebook postgresql+psycopg://kit:***@127.0.0.1:" in message
+    assert "Connection refused" in message and "secret" not in message
+    assert sorted(tmp_path.rglob("*")) == before  # nothing written

@@ -1,4 +1,4 @@
-"""The instructor's commands start without compiling a grammar they never use."""
+"""The instructor's commands start without compiling a grammar or importing a library they never use."""
 import subprocess
 import sys
 
@@ -9,3 +9,16 @@ def test_reading_notebooks_does_not_import_rfc3987_syntax():
     done = subprocess.run([sys.executable, "-c", "import sys, nbformat; print('rfc3987_syntax' in sys.modules)"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+# What an instructor's command has no use for unless it grades or compares: PyTorch (seconds to import), the
+# similarity's copydetect and matplotlib.
+HEAVY = ("torch", "copydetect", "matplotlib")
+
+
+def test_a_command_that_runs_no_notebook_loads_no_pytorch():
+    verbs = ["collect", "feedback", "export", "report", "roster", "passback", "jwks"]
+    loaded = subprocess.run([sys.executable, "-c", f"import sys; from grader.api import {', '.join(verbs)}; "
+                             f"print(*(name for name in {HEAVY!r} if name in sys.modules))"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []

@@ -103,11 +103,11 @@ def demo(out="build/demo", lti=False):
     say(f"collect from {lms_export}:\n{collect(lms_export, course=course)}")
     say("autograde")
     table = autograde(course=course)
-    say("feedback (nbgrader generate_feedback), export, report, similarity")
+    say("feedback (nbgrader generate_feedback), export, similarity, report")
     pages = feedback(course=course)
     grades = export(course=course)
+    similar = similarity(course=course)  # before the report, which links its page
     page = report(course=course)
-    similar = similarity(course=course)
     mismatches = differences(plan, course)
     handed_in = sum(len(c["notebooks"]) for c in plan.composition.values())
     lines = [table, "",

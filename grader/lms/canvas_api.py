@@ -17,6 +17,9 @@ from canvasapi.exceptions import (CanvasException, Forbidden, InvalidAccessToken
 from .errors import LmsError
 from .people import LmsUser, Outcome, one_line, points
 
+# Seconds one request may wait for Canvas's answer (canvasapi sets no limit: a site that never answers would hold
+# the passback forever).
+TIMEOUT = 60
 # Seconds waited before each retry of a throttled request; after the last, the passback stops.
 RATE_LIMIT_WAITS = (2, 4, 8, 16, 32)
 # How long the bulk update's progress is polled, in seconds, and the longest wait between two polls.
@@ -42,6 +45,8 @@ class CanvasGrades:
         except ValueError:
             raise LmsError(f"the Canvas URL {self._url!r} must be the site's address without /api/v1 "
                            "(as https://canvas.example.edu)") from None
+        session = self._canvas._Canvas__requester._session  # the one session canvasapi sends every request through
+        session.request = _with_timeout(session.request)
         self._course = None
 
     def users(self):
@@ -133,9 +138,20 @@ class CanvasGrades:
         if isinstance(error, requests.JSONDecodeError):
             return LmsError(f"{self._url} did not answer as Canvas when {doing}: check the Canvas URL "
                             "(the site's address, as https://canvas.example.edu)")
+        if isinstance(error, requests.Timeout):
+            return LmsError(f"Canvas at {self._url} did not answer within {TIMEOUT} s when {doing}: try again later "
+                            "(what was posted before is kept), or check the Canvas URL")
         if isinstance(error, requests.RequestException):
             return LmsError(f"cannot reach Canvas at {self._url} ({type(error).__name__}): check the Canvas URL")
         return LmsError(f"Canvas answered an error when {doing}: {said}")
+
+
+def _with_timeout(request):
+    """``requests.Session.request`` with ``TIMEOUT`` as the timeout of a request that gives none."""
+    def timed(method, url, **options):
+        options.setdefault("timeout", TIMEOUT)
+        return request(method, url, **options)
+    return timed
 
 
 def _same(worth, maximum):

@@ -8,6 +8,7 @@ from .stats import class_stats
 from .words import notebook_titles
 
 FIGURES = {"scores.png": "score_histogram", "pass_rates.png": "pass_rates", "misconceptions.png": "misconceptions"}
+SIMILARITY_PAGE = "similarity.html"  # what python -m grader similarity writes beside the report (grader/similarity/)
 
 
 def report(course=".", assignment="self_attention", out=None):
@@ -26,5 +27,6 @@ def write_report(stats, assignment, out):
     out.mkdir(parents=True, exist_ok=True)
     figures = {name: getattr(plots, draw)(stats, out / name) for name, draw in FIGURES.items()}  # name: alt text
     page = out / "index.html"
-    page.write_text(render(assignment, stats, figures), encoding="utf-8")
+    similarity = SIMILARITY_PAGE if (out / SIMILARITY_PAGE).is_file() else None  # linked once it is there
+    page.write_text(render(assignment, stats, figures, similarity), encoding="utf-8")
     return page

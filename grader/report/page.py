@@ -7,15 +7,15 @@ ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("grader.report", "t
                                  undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def render(assignment, stats, figures):
-    """The page of ``stats`` and ``figures`` ({file name: alt text}); every value from the course (student ids,
-    names, words) is escaped."""
+def render(assignment, stats, figures, similarity=None):
+    """The page of ``stats`` and ``figures`` ({file name: alt text}), linking ``similarity`` (the similarity page's
+    file name) when there is one; every value from the course (student ids, names, words) is escaped."""
     hardest = stats.hardest
     notebooks = {}
     for exercise in stats.exercises:
         notebooks.setdefault(exercise.notebook, []).append(exercise)
     return ENVIRONMENT.get_template("report.html.j2").render(
-        assignment=assignment, stats=stats, figures=figures,
+        assignment=assignment, stats=stats, figures=figures, similarity=similarity,
         hardest=hardest and (exercise_label(hardest, stats.titles), hardest),
         notebooks=[(notebook_title(nb, stats.titles) if nb else "", [(exercise_label(e), e) for e in found])
                    for nb, found in notebooks.items()],

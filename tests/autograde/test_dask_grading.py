@@ -9,6 +9,7 @@ import signal
 import threading
 import time
 
+import dask
 import nbformat
 import pytest
 from distributed import Client, LocalCluster, WorkerPlugin
@@ -27,26 +28,30 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 WRONG_SOFTMAX = "def softmax_scores(scores):\n    print('my softmax')\n    return torch.softmax(scores, dim=0)"
 SECOND = "02_self_attention_step_by_step.ipynb"
 KILLED = "cy"  # the student whose first worker is killed while it grades them
+# Dask's own monitoring, not the grading: a stack sample of every worker every 10 ms and an event-loop check every
+# 20 ms, in each of the cluster's processes, cost about a tenth of a core while it waits (the config reaches the
+# workers through their nannies).
+QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s"}
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as local:
+    with dask.config.set(QUIET), LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                                              dashboard_address=None) as local:
         yield local
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """A class on a PostgreSQL gradebook, graded once on this machine: a full answer, the stubs, a wrong answer
-    that prints, and a full answer with a second notebook cut off half-way (set aside as unreadable, and flagged
-    for a manual grade)."""
+    """A class on a PostgreSQL gradebook, graded once on this machine: the stubs, a wrong answer that prints, and
+    a full answer with a second notebook cut off half-way (set aside as unreadable, and flagged for a manual
+    grade)."""
     folder = tmp_path_factory.mktemp("dask")
     with postgres_server() as server:
         course = released_with(folder, create_database(server, "dask"))
-        enrol(course, "ada", "bo", "cy", "di")
+        enrol(course, "bo", "cy", "di")
         stubs = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
-        for student, nb in {"ada": submission(course), "bo": stubs, "di": submission(course),
+        for student, nb in {"bo": stubs, "di": submission(course),
                             "cy": submission(course, {"softmax_scores": WRONG_SOFTMAX})}.items():
             submit(course, student, nb)
         submit(course, "di", nbformat.writes(submission(course, notebook=SECOND))[:4000], SECOND)
@@ -106,24 +111,24 @@ def test_a_class_graded_on_dask_gets_the_grades_and_outputs_of_a_local_run(cours
     course, local = course
     scores, files = local
     assert {score for score, _, _ in scores.values()} > {0.0}, "the class has zeros and real scores"
-    assert {r["student"] for name, r in files.items() if name.endswith(".json")} == {"ada", "bo", "cy", "di"}
+    assert {r["student"] for name, r in files.items() if name.endswith(".json")} == {"bo", "cy", "di"}
     done = on_dask(course, cluster)
     assert done.returncode == 0, done.stderr
     assert "recording grades with nbgrader on Dask (2 workers)" in done.stderr
-    assert "graded 4 notebooks of 4 students" in done.stderr  # di's second notebook was set aside by the first run
+    assert "graded 3 notebooks of 3 students" in done.stderr  # di's second notebook was set aside by the first run
     assert_same(graded(course), local)
 
 
 def test_a_worker_killed_while_grading_loses_no_student(course, cluster, tmp_path):
+    """Graded through the Python API with the Client that set the trap (``autograde(course, dask=client)``)."""
     course, local = course
     starts = tmp_path / "starts"
     with Client(cluster) as client:
         client.register_plugin(KillWhileGrading(KILLED, starts), name="kill-while-grading")
         try:
-            done = on_dask(course, cluster)
+            autograde_here(course, force=True, dask=client)
         finally:
             client.unregister_worker_plugin("kill-while-grading")
-    assert done.returncode == 0, done.stderr
     killed, *again = starts.read_text().split()
     assert len(again) == 1 and not pathlib.Path(f"/proc/{killed}").exists(), "graded again after the kill"
     assert_same(graded(course), local)
@@ -142,19 +147,19 @@ def test_a_student_is_graded_by_one_worker_at_a_time(course):
     kit_course, order, holding = Course.at(course[0], ASSIGNMENT), [], threading.Event()
 
     def first():
-        with graded_alone(kit_course, "ada"):
-            order.append("ada, first")
+        with graded_alone(kit_course, "di"):
+            order.append("di, first")
             holding.set()
             time.sleep(1)
-            order.append("ada, first done")
+            order.append("di, first done")
 
     thread = threading.Thread(target=first)
     thread.start()
     assert holding.wait(60)
     with graded_alone(kit_course, "bo"):
         order.append("bo")
-    with graded_alone(kit_course, "ada"):
-        order.append("ada, second")
+    with graded_alone(kit_course, "di"):
+        order.append("di, second")
     thread.join()
-    assert order == ["ada, first", "bo", "ada, first done", "ada, second"]
+    assert order == ["di, first", "bo", "di, first done", "di, second"]
 

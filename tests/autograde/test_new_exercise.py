@@ -2,6 +2,7 @@
 its own (tests/new_exercise.py), in a copy of the kit: the kit's own tests pass there counting it, the student's
 copy of the module holds its visible parts only, and nbgrader's gradebook grades a stub, two wrong answers and a
 right one on the test cell's scale (its four parts weigh 2 points each, its cell 3)."""
+import ast
 import html
 import zipfile
 
@@ -25,12 +26,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 @pytest.fixture(scope="module")
 def kit(released_course, tmp_path_factory):
-    """The released kit with the new exercise, its notebook released too; each student hands in that notebook."""
+    """The kit with the new exercise, released as the README says (``python -m grader release``: the notebooks and
+    the student package); each student hands in the new notebook."""
     kit = make_course(released_course, tmp_path_factory.mktemp("new_exercise") / "kit")
     copy_kit(kit, "grader", "tests", "pyproject.toml", "README.md")
     new_exercise.add_to(kit)
-    run(kit, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--notebook", NOTEBOOK.removesuffix(".ipynb"),
-        "--force", "--log-level=ERROR")
+    run(kit, "-m", "grader", "release", "--course", str(kit))
     release = nbformat.read(kit / "exercises" / ASSIGNMENT / NOTEBOOK, as_version=4)
     for student, answer in new_exercise.ANSWERS.items():
         folder = kit / "submitted" / student / ASSIGNMENT
@@ -46,17 +47,25 @@ def graded(kit):
 
 
 def test_the_copy_imports_its_own_grader(kit):
-    said = run(kit, "-c", "import grader.checks.registry as r; print(r.__file__, r.exercise_names())").stdout
-    assert said.startswith(str(kit / "grader")) and f"'{NAME}'" in said
+    """Its registry is the copy's (that it finds the new exercise, the copy's tests below show)."""
+    said = run(kit, "-c", "import grader.checks.registry as r; print(r.__file__)").stdout
+    assert said.startswith(str(kit / "grader"))
 
 
 def test_the_kits_fast_tests_pass_in_the_copy_counting_the_new_exercise(kit):
-    done = run(kit, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-m", "not slow", "tests/checks", "tests/notebooks")
+    """Those of its checks and notebooks that a new exercise can change: every one but the instances for the kit's
+    own exercises and notebooks (tests/added_exercises.py), which test the same files as in the checkout."""
+    done = run(kit, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "tests.added_exercises", "--added", NAME,
+               "--added", NOTEBOOK, "-m", "not slow", "tests/checks", "tests/notebooks")
     passed = {line.split(" ")[0].split("/")[-1] for line in done.stdout.splitlines() if " PASSED" in line}
     assert {f"test_checks.py::test_reference_gets_full_marks[{NAME}]",
             f"test_checks.py::test_untouched_stub_scores_zero_and_says_so[{NAME}]",
             f"test_checks.py::test_every_exercise_has_visible_checks_and_a_gate_among_any_hidden_ones[{NAME}]",
+            f"test_checks.py::test_wrong_answer_loses_points_with_its_diagnosis[{NAME}-no_softmax]",
+            "test_checks.py::test_every_kit_test_cell_has_checks_and_every_exercise_a_test_cell",
+            "test_checks.py::test_every_misconception_has_wrong_answers_and_every_wrong_answer_a_name_of_its_own",
             f"test_notebooks.py::test_test_cells_follow_the_template_and_are_worth_their_points[{NOTEBOOK}]",
+            f"test_notebooks.py::test_total_points_shown_at_the_top_of_the_released_notebook[{NOTEBOOK}]",
             f"test_narrative.py::test_titles_are_numbered_alike[{NOTEBOOK}]"} <= passed
     assert " failed" not in done.stdout.splitlines()[-1]
 
@@ -83,14 +92,20 @@ def test_the_records_diagnose_the_wrong_answer_and_say_the_stub_is_not_implement
     assert {part.misconception for part in found["no_softmax"].parts} == {new_exercise.MISCONCEPTION}
 
 
+def own_words():
+    """The words for a stuck student of the module's own misconception, as its ``Misconception(...)`` has them."""
+    made = next(node for node in ast.walk(ast.parse(new_exercise.CHECKS))
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Misconception")
+    assert ast.literal_eval(made.args[0]) == new_exercise.MISCONCEPTION
+    return ast.literal_eval(made.args[2])
+
+
 def test_the_feedback_names_the_mistake(graded, kit):
     run(kit, "-m", "grader", "feedback", "--course", str(kit))
     pages = {student: html.unescape((kit / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html"))
                                     .read_text()) for student in SCORES}
     assert MISCONCEPTIONS["softmax_dim0"].explanation in " ".join(pages["wrong"].split())
-    own = run(kit, "-c", f"from grader.checks.misconceptions import MISCONCEPTIONS as M; "
-                         f"print(M['{new_exercise.MISCONCEPTION}'].explanation)").stdout.strip()
-    assert own and own in " ".join(pages["no_softmax"].split())
+    assert own_words() in " ".join(pages["no_softmax"].split())
     assert "not implemented yet" in pages["stub"] and "Likely mistake" not in pages["right"]
 
 
@@ -102,9 +117,8 @@ def test_gradescope_gives_the_gradebooks_scores(graded, kit):
 
 
 def test_the_student_package_holds_the_visible_parts_only(kit):
-    """The wheel that release builds in the copy: the new module's visible parts and its misconception's words, none
+    """The wheel that release built in the copy: the new module's visible parts and its misconception's words, none
     of its hidden parts or its wrong answer."""
-    run(kit, "-m", "grader", "release", "--course", str(kit))
     wheel = next((kit / "downloads").glob("*.whl"))
     with zipfile.ZipFile(wheel) as opened:
         copy = opened.read(f"grader/exercises/{new_exercise.MODULE}.py").decode()

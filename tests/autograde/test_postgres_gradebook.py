@@ -2,7 +2,8 @@
 graders grading different students at the same time lose nothing, on PostgreSQL as on SQLite.
 
 The server is real: the ``pgserver`` wheel's PostgreSQL binaries (requirements-test.txt), started in a
-temporary folder on a private port for this module and stopped after it.
+temporary folder on a private port for this module and stopped after it. The course is released on it once; each
+test grades a copy (the folder, and the database through PostgreSQL's own ``CREATE DATABASE ... TEMPLATE``).
 """
 import concurrent.futures
 import pathlib
@@ -13,7 +14,7 @@ import nbformat
 import pytest
 
 from grader.api import collect, export, feedback, release, report
-from grader.course import Course
+from grader.course import CONFIG, Course
 
 from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, new_test_course, submission
 from ..postgres import binaries, create_database, postgres_server
@@ -27,6 +28,23 @@ def server():
         pytest.fail("the pgserver wheel is missing: make venv installs requirements-test.txt")
     with postgres_server() as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def released_on_postgresql(server, tmp_path_factory):
+    """A course released once for this module by the kit's release verb, its gradebook the database "released"."""
+    course = released_with(tmp_path_factory.mktemp("released"), create_database(server, "released"))
+    assert not (course / "gradebook.db").exists()
+    return course
+
+
+def copied(released, folder, server, name):
+    """A copy of ``released`` whose gradebook is the new database ``name``, a copy of the database "released"."""
+    course, released_url = make_course(released, folder), repr(f"{server}/released")
+    config = (course / CONFIG).read_text()
+    assert released_url in config
+    (course / CONFIG).write_text(config.replace(released_url, repr(create_database(server, name, template="released"))))
+    return course
 
 
 def released_with(folder, db_url):
@@ -65,8 +83,8 @@ def nbgrader_autograde(course, student):
                           timeout=600)
 
 
-def test_every_verb_works_on_a_postgresql_gradebook(server, tmp_path):
-    course = released_with(tmp_path, create_database(server, "verbs"))
+def test_every_verb_works_on_a_postgresql_gradebook(server, released_on_postgresql, tmp_path):
+    course = copied(released_on_postgresql, tmp_path / "course", server, "verbs")
     assert not (course / "gradebook.db").exists()
     enrol(course, "alice", "bob")
     collected = hand_in(course, tmp_path / "handins", {"alice": True, "bob": False})
@@ -84,9 +102,9 @@ def test_every_verb_works_on_a_postgresql_gradebook(server, tmp_path):
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_two_graders_at_once_lose_nothing(backend, server, released_course, tmp_path):
-    course = released_with(tmp_path, create_database(server, "graders")) if backend == "postgresql" else \
-        make_course(released_course, tmp_path / "course")
+def test_two_graders_at_once_lose_nothing(backend, server, released_on_postgresql, released_course, tmp_path):
+    course = copied(released_on_postgresql, tmp_path / "course", server, "graders") if backend == "postgresql" \
+        else make_course(released_course, tmp_path / "course")
     enrol(course, "carol", "dave")
     hand_in(course, tmp_path / "handins", {"carol": True, "dave": False})
     with concurrent.futures.ThreadPoolExecutor(2) as graders:

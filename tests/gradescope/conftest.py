@@ -7,7 +7,7 @@ import pytest
 
 from grader.gradescope.build import gradescope
 
-from ..conftest import ROOT, made_once
+from ..conftest import made_once
 from ..course_builder import ASSIGNMENT, make_course
 
 KIT_LIMITS = "c.SandboxExecute.unit_seconds = 10\nc.SandboxExecute.notebook_seconds = 60\n"
@@ -40,9 +40,11 @@ def autograder(released_course, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def roots():
-    """Where the /autograder folders go: not under /tmp, which every sandbox replaces by its own, so
-    that the walls around /autograder are really tried."""
-    (ROOT / "build").mkdir(exist_ok=True)
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="gradescope-tests-", dir=ROOT / "build"))
+    """Where the /autograder folders go: not under /tmp, which every sandbox replaces by its own, nor in the kit's
+    checkout, which the sandbox hides as a copy of the kit (only the zip's ``hidden_folders`` may hide them), and
+    open to every user (mkdtemp makes it the owner's alone), so that the walls around /autograder are really
+    tried."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="gradescope-tests-", dir="/srv"))
+    folder.chmod(0o755)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)

@@ -4,9 +4,10 @@ run_autograder grades with the kit's own autograde, so every attack on the sandb
 tests/sandbox/test_sandbox_attacks.py (and at the unprivileged levels in test_isolation_levels.py). Here go,
 in one submission, the attacks on what only Gradescope's container holds (its results file, the submission's
 metadata, the kit's copy with its hidden checks, references and gradebook, the user it runs as, its
-environment), one attack for each outcome the sandbox reports (memory, crash, timeout, tampering), to
-see each reach results.json in words, and an upload that is links, a hard link and a zip bomb beside one real
-notebook (test_upload_files.py tries each on its own, without grading).
+environment) in notebook 01 and, one in each other notebook, an attack for each outcome the sandbox reports
+(memory, crash, timeout, tampering), to see each reach its exercise's words in results.json; then an upload that
+is links, a hard link and a zip bomb beside one real notebook (test_upload_files.py tries each on its own,
+without grading).
 """
 import json
 import os
@@ -15,14 +16,18 @@ import zipfile
 import nbformat
 import pytest
 
-from ..course_builder import BASICS, submission
+from grader.course import Course
+from grader.demo.fill import reference_answers
+
+from ..course_builder import ASSIGNMENT, BASICS, submission
 from ..sandbox.attacks import ATTACKS, RIGHT, WRONG
-from .container import no_hidden_source, run_all, scored
+from .container import no_hidden_source, run_all
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 # Everything only Gradescope's container holds, tried at once: the answer is right only if one of them leaks
-# (a file read or written, the kit's references imported, root, the grader's environment, the network).
+# (a file read or written, the kit's references imported, root, the grader's environment, the network). The sandbox
+# covers a hidden file with /dev/null: a write there goes nowhere, and counts only if it can be read back.
 CONTAINER_SPY = (
     "import os, pathlib, socket\nleaks = []\n"
     "for path in ['{root}/results/results.json', '{root}/submission_metadata.json', '{kit}/grader/exercises/basics.py',\n"
@@ -32,8 +37,9 @@ CONTAINER_SPY = (
     "    except OSError:\n        pass\n"
     "for path in ['{root}/results/results.json', '{kit}/gradebook.db',\n"
     "             '{kit}/grading/self_attention/submission/01_attention_basics.json']:\n"
-    "    try:\n        pathlib.Path(path).write_bytes(b'garbage')\n        leaks.append('wrote ' + path)\n"
-    "    except OSError:\n        pass\n"
+    "    try:\n        pathlib.Path(path).write_bytes(b'garbage')\n    except OSError:\n        continue\n"
+    "    try:\n        kept = pathlib.Path(path).read_bytes() != b''\n    except OSError:\n        kept = True\n"
+    "    leaks += ['wrote ' + path] if kept else []\n"
     "try:\n    from grader.reference import of\n    leaks.append('imported grader.reference')\n"
     "except Exception:\n    pass\n"
     "leaks += ['root'] if os.getuid() == 0 else []\n"
@@ -47,19 +53,39 @@ STEPS, NUMPY, CAUSAL, HEADS = ("02_self_attention_step_by_step.ipynb", "03_atten
                                "04_causal_self_attention.ipynb", "05_multi_head_attention.ipynb")
 SOLUTIONS = "source/kit/solutions/self_attention"  # in the container, under its root
 ONE_OF_EACH_OUTCOME = {"memory": "memorybomb", "crashed": "exiter", "timeout": "loopcall", "malformed": "pipe"}
-ATTACK_RUNS = {"container_spy": CONTAINER_SPY, **{name: ATTACKS[name][0] for name in ONE_OF_EACH_OUTCOME.values()}}
+# Where each attack goes in the one submission: {attack: (notebook, the exercise it answers)}. The grader grades each
+# notebook on its own, and no other exercise uses these, so the rest of each notebook must score in full.
+AIMED = {"container_spy": (BASICS, "attention_scores"), "exiter": (STEPS, "weighted_values"),
+         "memorybomb": (NUMPY, "qkv"), "loopcall": (CAUSAL, "causal_average_matmul"),
+         "pipe": (HEADS, "MultiHeadAttention")}
+TOLD = {"memory": "ran out of memory", "crashed": "crashed", "timeout": "ran out of time",
+        "malformed": "tampered with the grader"}
 
 
 @pytest.fixture(scope="module")
 def attacks(course, autograder, roots):
+    """The attacks in one submission, and the upload of links in another, through run_autograder."""
     base = roots / "attacks"
-    uploads = {}
-    for name, answer in ATTACK_RUNS.items():
-        root, kit = base / name, base / name / "source" / "kit"
-        answer = answer.format(root=root, kit=kit) if name == "container_spy" else answer
-        uploads[name] = {"01_attention_basics.ipynb": nbformat.writes(submission(course, {"attention_scores": answer}))}
-    uploads["upload_links"] = upload_links(course)
-    return run_all(autograder, base, uploads)
+    root = base / "attacks"
+    spy = CONTAINER_SPY.format(root=root, kit=root / "source" / "kit")
+    notebooks = {notebook: nbformat.writes(submission(
+        course, {exercise: spy if name == "container_spy" else aimed(course, name)}, notebook=notebook))
+        for name, (notebook, exercise) in AIMED.items()}
+    return run_all(autograder, base, {"attacks": notebooks, "upload_links": upload_links(course)})
+
+
+def aimed(course, attack):
+    """The suite's attack (an answer to notebook 01's attention_scores) as an answer to its ``AIMED`` exercise: code
+    run before attention_scores' right answer comes before that exercise's right answer; a hostile attention_scores
+    becomes that exercise's function, the same body under its name and parameters."""
+    answer = ATTACKS[attack][0]
+    notebook, exercise = AIMED[attack]
+    right = reference_answers(nbformat.read(course / "solutions" / ASSIGNMENT / notebook, as_version=4))[exercise]
+    if answer.endswith(RIGHT):
+        return answer.removesuffix(RIGHT) + right
+    hostile = "def attention_scores(queries, keys):"
+    assert hostile in answer, attack
+    return answer.replace(hostile, next(line for line in right.splitlines() if line.startswith("def ")))
 
 
 def upload_links(course):
@@ -92,19 +118,20 @@ def test_every_outcome_the_sandbox_reports_is_tried():
     assert {status for _, status in ATTACKS.values()} == {"graded", *ONE_OF_EACH_OUTCOME}
 
 
-@pytest.mark.parametrize("attack", ATTACK_RUNS)
-def test_attacks_score_nothing_through_run_autograder(attacks, attack):
-    results, _ = attacks[attack]
-    score = scored(results)["attention_scores (01_attention_basics.ipynb)"]
-    assert score == 0
-    others = {name: s for name, s in scored(results).items()
-              if name.endswith("(01_attention_basics.ipynb)") and not name.startswith("attention_scores ")}
-    assert sum(others.values()) == 21, others
+@pytest.mark.parametrize("attack", AIMED)
+def test_attacks_score_nothing_through_run_autograder(course, attacks, attack):
+    results, _ = attacks["attacks"]
+    notebook, exercise = AIMED[attack]
+    tests = {t["name"].removesuffix(f" ({notebook})"): t for t in results["tests"]
+             if "score" in t and t["name"].endswith(f" ({notebook})")}
+    assert tests[exercise]["score"] == 0
+    others = {name: t["score"] for name, t in tests.items() if name != exercise}
+    assert others == {name: points for name, points in Course.at(course).released_exercises()[notebook]
+                      if name != exercise}  # the rest of the notebook in full
     assert "secret" not in json.dumps(results)
     status = ATTACKS.get(attack, ("", "graded"))[1]
     if status != "graded":
-        assert {"memory": "memory", "crashed": "crash", "timeout": "time", "malformed": "tampered"}[status] in \
-            json.dumps(results["tests"])
+        assert TOLD[status] in tests[exercise]["output"]
 
 
 def test_attacks_leave_no_hidden_source_in_results(attacks):

@@ -9,6 +9,7 @@ import pytest
 import responses
 from responses import matchers
 
+from grader.lms import canvas_api
 from grader.lms.canvas_api import PROGRESS_LIMIT, RATE_LIMIT_WAITS, CanvasGrades
 from grader.lms.errors import LmsError
 from grader.lms.people import LmsUser, Outcome
@@ -210,6 +211,17 @@ def test_a_url_with_nothing_listening_says_canvas_cannot_be_reached():
     with pytest.raises(LmsError, match=rf"cannot reach Canvas at https://127.0.0.1:{port} \(ConnectionError\): "
                                        "check the Canvas URL"):
         CanvasGrades(f"https://127.0.0.1:{port}/", TOKEN, 42).users()
+
+
+def test_a_site_that_never_answers_stops_the_request_with_a_clear_error(monkeypatch):
+    monkeypatch.setattr(canvas_api, "TIMEOUT", 1)
+    with socket.socket() as silent:  # takes the connection (the kernel's backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        with pytest.raises(LmsError, match=rf"Canvas at https://127.0.0.1:{port} did not answer within 1 s when "
+                                           "reading course 42: try again later"):
+            CanvasGrades(f"https://127.0.0.1:{port}", TOKEN, 42).users()
 
 
 def test_a_url_that_answers_but_not_as_canvas_says_so():

@@ -4,7 +4,11 @@ random-input check of softmax_scores is then loosened (its default ``atol`` 1e-6
 rounded to 5 decimals. The regrade's diff names exactly the two students with that answer, one with the check's
 part as the reason, the other with the manual grade kept; applying changes the gradebook, the feedback and the
 export; with the check put back, a regrade that lowers a grade is refused without --allow-lower and applied with
-it; undo puts back each applied regrade in turn, the last first; the manual grade stays throughout."""
+it; undo puts back each applied regrade in turn, the last first; the manual grade stays throughout.
+
+The commands that grade run in the copy. The feedback, the export and the undo read no check: they run in this
+process (``python -m grader``'s ``main``), whose grader is the copy's but for the tolerance, where a process of their
+own would cost seconds of imports each."""
 import csv
 import html
 import os
@@ -14,6 +18,8 @@ import sys
 
 import pytest
 from nbgrader.api import Gradebook
+
+from grader.cli import main as grader
 
 from ..course_builder import ASSIGNMENT, BASICS, make_course, submission, submit, worth
 from ..kit_copy import copy_kit, run
@@ -46,8 +52,8 @@ def kit(released_course, tmp_path_factory):
     with Gradebook(f"sqlite:///{kit / 'gradebook.db'}") as book:
         book.find_grade(CELL, BASICS.removesuffix(".ipynb"), ASSIGNMENT, "kept").manual_score = MANUAL
         book.db.commit()
-    run(kit, "-m", "grader", "feedback", "--course", str(kit))
-    run(kit, "-m", "grader", "export", "--course", str(kit))
+    grader(["feedback", "--course", str(kit)])
+    grader(["export", "--course", str(kit)])
     return kit
 
 
@@ -141,8 +147,9 @@ def test_apply_changes_the_gradebook_feedback_and_export_and_keeps_the_manual_gr
 
 
 def test_a_regrade_that_lowers_a_grade_is_refused_and_changes_nothing(kit, applied):
+    """Of the changed notebooks, those of the two students whose grade the check changes: a refusal is about them."""
     set_tolerance(kit, LOOSE, STRICT)
-    done = run_failing(kit, "--changed-checks", "--apply")
+    done = run_failing(kit, "--changed-checks", "--student", "rounded", "--student", "kept", "--apply")
     assert "refused: this regrade lowers rounded (01 softmax_scores" in done.stderr and "kept" not in done.stderr
     assert grades(kit) == applied[1] and seen(kit) == applied[2]
 
@@ -154,12 +161,16 @@ def test_with_allow_lower_it_applies_and_lists_whose_grade_went_down(kit, before
     assert grades(kit) == {**applied[1], "rounded": (0, 0, None), "kept": (MANUAL, 0, MANUAL)}
 
 
-def test_undo_puts_back_the_scores_feedback_export_and_records_one_regrade_at_a_time(kit, before, applied):
-    assert "rounded" in regrade(kit, "--undo").stdout
+def test_undo_puts_back_the_scores_feedback_export_and_records_one_regrade_at_a_time(kit, before, applied, capsys):
+    grader(["regrade", "--course", str(kit), "--undo"])
+    assert "rounded" in capsys.readouterr().out
     assert grades(kit) == applied[1] and seen(kit) == applied[2]
-    assert "rounded" in regrade(kit, "--undo").stdout
+    grader(["regrade", "--course", str(kit), "--undo"])
+    assert "rounded" in capsys.readouterr().out
     assert grades(kit) == before[0] and seen(kit) == before[1]
-    assert "no applied regrade to undo" in run_failing(kit, "--undo").stderr
+    with pytest.raises(SystemExit) as stopped:
+        grader(["regrade", "--course", str(kit), "--undo"])
+    assert "no applied regrade to undo" in str(stopped.value.code)
 
 
 def run_failing(kit, *options):

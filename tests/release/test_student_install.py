@@ -1,9 +1,10 @@
 """The student wheel installs into a student's environment and changes nothing there: a clean one (torch only),
 one like Colab (its IPython and ipykernel pinned by google-colab), one like a JupyterHub image (numba caps
 numpy; no pytest) and one with the oldest versions the wheel declares. In each, after ``pip install <wheel>``,
-``pytest <notebook>.ipynb`` fails on the stubs and passes on right answers, in a folder of its own, and the
-notebooks' test cells run in a Jupyter kernel of that environment (one kernel for all of them, its
-namespace emptied between two)."""
+``pytest`` fails on every exercise of the stubs and passes every one of right answers, in folders of their
+own (one run for both, each exercise's outcome read from its JUnit XML report), and the notebooks' test
+cells run in a Jupyter kernel of that environment (one kernel for all of them, its namespace emptied
+between two)."""
 import concurrent.futures
 import contextlib
 import json
@@ -11,6 +12,7 @@ import os
 import shutil
 import subprocess
 import time
+from xml.etree import ElementTree
 
 import nbformat
 import pytest
@@ -36,14 +38,17 @@ CONFLICT = ("dependency conflicts", "incompatible", "which is not installed")
 class StudentEnv:
     """One environment with the wheel installed: what pip said, and what was installed before and after.
 
-    The clean environment gets the extra ``[jupyter]``, as a laptop would: it has no kernel of its own.
+    The clean environment gets the extra ``[jupyter]``, as a laptop would: it has no kernel of its own. pip
+    compiles no bytecode: Python writes it for the modules that the notebooks import (a few hundred; pip would
+    compile all 3,900 files of the Jupyter packages that the clean environment gets, half its CPU there).
     """
 
     def __init__(self, name, wheel):
         self.folder = student_envs.prepared(name)
         self.python = student_envs.python_of(self.folder)
         self.before = student_envs.installed(self.python)
-        self.install = student_envs.pip(self.python, "install", f"{wheel}[jupyter]" if name == "clean" else wheel)
+        self.install = student_envs.pip(self.python, "install", "--no-compile",
+                                        f"{wheel}[jupyter]" if name == "clean" else wheel)
         self.after = student_envs.installed(self.python)
         self.check = student_envs.pip(self.python, "check")
 
@@ -62,8 +67,12 @@ def student_env(student_release):
 
 @pytest.fixture(scope="module")
 def notebook_folders(tmp_path_factory):
-    """Every notebook as released (stubs) in one folder, and with the instructor's answers in another."""
-    stubs, answers = tmp_path_factory.mktemp("stubs"), tmp_path_factory.mktemp("answers")
+    """Every notebook as released (stubs) in one folder, and with the instructor's answers in another, the two
+    alone in a folder."""
+    both = tmp_path_factory.mktemp("notebooks")
+    stubs, answers = both / "stubs", both / "answers"
+    stubs.mkdir()
+    answers.mkdir()
     for name in notebooks():
         shutil.copy(EXERCISES / name, stubs)
         answer = reference_answers(nbformat.read(SOLUTIONS / name, as_version=4))
@@ -73,10 +82,13 @@ def notebook_folders(tmp_path_factory):
 
 def run_student(env, *arguments, cwd):
     """Run the environment's Python as a student would: its own bin first on PATH, nothing of the kit's."""
-    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    clean["PATH"] = f"{env.python.parent}{os.pathsep}/usr/bin:/bin"
-    return subprocess.run([str(env.python), *arguments], cwd=cwd, capture_output=True, text=True, env=clean,
-                          stdin=subprocess.DEVNULL, timeout=600)
+    return subprocess.run([str(env.python), *arguments], cwd=cwd, capture_output=True, text=True,
+                          env=student_environ(env), stdin=subprocess.DEVNULL, timeout=600)
+
+
+def student_environ(env):
+    """A student's shell's environment variables, with ``env``'s bin first on PATH."""
+    return {**student_envs.environ(), "PATH": f"{env.python.parent}{os.pathsep}/usr/bin:/bin"}
 
 
 @pytest.mark.parametrize("name", ENVS)
@@ -97,45 +109,57 @@ def test_installing_the_wheel_raises_no_conflict(student_env, name):
     assert env.check.returncode == 0, env.check.stdout
 
 
+def outcomes(report):
+    """[(test id, outcome)] of a JUnit XML report of pytest's, sorted; the id as the report gives it:
+    ``<folder>.<notebook>::<exercise>``."""
+    said = {"failure": "failed", "error": "error", "skipped": "skipped"}
+    return sorted((f"{case.get('classname')}::{case.get('name')}",
+                   next((said[child.tag] for child in case if child.tag in said), "passed"))
+                  for case in ElementTree.parse(report).iter("testcase"))
+
+
 @pytest.mark.parametrize("name", ENVS)
-def test_pytest_fails_on_stubs_and_passes_on_answers_in_a_folder_of_their_own(student_env, notebook_folders, name):
+def test_pytest_fails_on_stubs_and_passes_on_answers_in_a_folder_of_their_own(student_env, notebook_folders, name,
+                                                                             tmp_path):
     env, (stubs, answers) = student_env[name], notebook_folders
-    exercises = sum(1 for nb in notebooks() for cell in nbformat.read(EXERCISES / nb, as_version=4).cells
-                    if kit_exercise(cell))
-    passed = run_student(env, "-m", "pytest", "-p", "no:cacheprovider", *notebooks(), cwd=answers)
-    assert passed.returncode == 0, passed.stdout[-3000:] + passed.stderr[-2000:]
-    assert f"{exercises} passed" in passed.stdout
-    failed = run_student(env, "-m", "pytest", "-p", "no:cacheprovider", *notebooks(), cwd=stubs)
-    assert failed.returncode == 1, failed.stdout[-3000:] + failed.stderr[-2000:]
-    assert f"{exercises} failed" in failed.stdout and "passed" not in failed.stdout.splitlines()[-1]
-    assert sorted(p.name for p in stubs.iterdir()) == sorted(notebooks())  # nothing written beside them
+    exercises = [(nb, kit_exercise(cell)) for nb in notebooks()
+                 for cell in nbformat.read(EXERCISES / nb, as_version=4).cells if kit_exercise(cell)]
+    report = tmp_path / "report.xml"
+    done = run_student(env, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}", stubs.name,
+                       answers.name, cwd=stubs.parent)
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]  # tests failed: no error of pytest's
+    assert outcomes(report) == sorted([(f"stubs.{nb}::{exercise}", "failed") for nb, exercise in exercises] +
+                                      [(f"answers.{nb}::{exercise}", "passed") for nb, exercise in exercises])
+    for folder in notebook_folders:  # nothing written beside them
+        assert sorted(p.name for p in folder.iterdir()) == sorted(notebooks())
+    assert sorted(p.name for p in stubs.parent.iterdir()) == ["answers", "stubs"]
 
 
 @contextlib.contextmanager
 def student_kernel(env, folder):
-    """A kernel manager for a kernel of ``env`` (its ipykernel), started in ``folder`` by the first notebook
-    run in it and shut down at the end."""
+    """A kernel manager with a kernel of ``env`` (its ipykernel) started in ``folder``, as a student's shell
+    would start it; shut down at the end."""
     specs = folder / "kernels"
     spec = specs / "student"
     spec.mkdir(parents=True, exist_ok=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [str(env.python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "student", "language": "python",
-        "env": {"PATH": f"{env.python.parent}{os.pathsep}/usr/bin:/bin"}}))
+        "display_name": "student", "language": "python"}))
     km = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]))
     try:
+        km.start_kernel(env=student_environ(env), cwd=str(folder))
         yield km
     finally:
         if km.has_kernel:
             km.shutdown_kernel(now=True)
 
 
-def run_in_kernel(km, nb, folder):
+def run_in_kernel(km, nb):
     """Run ``nb`` in the kernel of ``km``, errors kept as outputs, after ``%reset -f``: each notebook starts
     from an empty namespace, as in a kernel of its own (the modules the last one imported stay imported);
     return the run notebook."""
     nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
-    client = NotebookClient(nb, km=km, timeout=300, allow_errors=True, resources={"metadata": {"path": str(folder)}})
+    client = NotebookClient(nb, km=km, timeout=300, allow_errors=True)
     try:
         return client.execute()
     finally:
@@ -158,11 +182,11 @@ def test_test_cells_run_in_a_kernel_of_the_environment(student_env, notebook_fol
         for notebook in notebooks():
             done = nbformat.read(answers / notebook, as_version=4)
             done.cells.append(nbformat.v4.new_code_cell(WHERE_FROM))
-            done = run_in_kernel(km, done, tmp_path)
+            done = run_in_kernel(km, done)
             assert [(cell.source[:80], errors) for cell, errors in errors_by_cell(done) if errors] == []
             where = "".join(o.get("text", "") for o in done.cells[-1].outputs)  # one print may come in pieces
             assert where.startswith(str(env.folder)) and "ZMQInteractiveShell" in where, where  # the wheel's copy
         # The stubs fail every test cell (one notebook: pytest above checks them all).
-        fresh = run_in_kernel(km, nbformat.read(stubs / STEPS, as_version=4), tmp_path)
+        fresh = run_in_kernel(km, nbformat.read(stubs / STEPS, as_version=4))
     tests = [errors for cell, errors in errors_by_cell(fresh) if kit_exercise(cell)]
     assert tests and all(tests)

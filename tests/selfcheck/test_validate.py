@@ -1,6 +1,10 @@
-"""nbgrader's Validate button (``nbgrader validate``) gives the same verdict as the kit's self-check:
-a correct notebook passes, an untouched one and a wrong one fail. Every notebook correct and untouched, and
-wrong where ``WRONG`` has an answer for it."""
+"""nbgrader's Validate button (``nbgrader validate``) gives the same verdict as the kit's self-check, test cell by
+test cell: a correct notebook passes, a wrong answer and an untouched exercise fail. Every notebook correct, and
+"unfinished": the answer that ``WRONG`` has for it given after the reference answers of the exercises before it,
+the exercises after it left as released; a notebook with no exercise after that answer, untouched and wrong apart.
+Each variant validated costs a Jupyter kernel that imports PyTorch: "unfinished" shows in one what the untouched
+and the wrong notebook showed in two."""
+import re
 import subprocess
 import sys
 
@@ -30,48 +34,76 @@ WRONG = {  # one answer per notebook that a visible check catches
 }
 
 
+def graded_cells(nb):
+    """{source of a test cell: its exercise}, in notebook order."""
+    return {cell.source.strip(): cell.metadata.nbgrader["grade_id"].removesuffix("_test") for cell in nb.cells
+            if cell.metadata.get("nbgrader", {}).get("grade")}
+
+
+def exercises(notebook):
+    return list(graded_cells(nbformat.read(EXERCISES / notebook, as_version=4)).values())
+
+
+def kinds(notebook):
+    """The variants of ``notebook`` that are validated."""
+    (wrong,) = WRONG[notebook]
+    return ("correct", "unfinished") if exercises(notebook)[-1] != wrong else ("correct", "stub", "wrong")
+
+
+def failing(notebook, kind):
+    """The exercises whose test cell fails in this variant: none, all, the wrong one, or the wrong one onwards."""
+    names, (wrong,) = exercises(notebook), WRONG[notebook]
+    return {"correct": set(), "stub": set(names), "wrong": {wrong}, "unfinished": set(names[names.index(wrong):])}[kind]
+
+
 def variant(notebook, kind):
     release = nbformat.read(EXERCISES / notebook, as_version=4)
     if kind == "stub":
         return release
     answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
-    return fill(release, {**answers, **(WRONG[notebook] if kind == "wrong" else {})})
+    if kind == "unfinished":
+        order = list(answers)  # the solution cells, in notebook order
+        answers = {name: answers[name] for name in order[:order.index(next(iter(WRONG[notebook])))]}
+    return fill(release, {**answers, **(WRONG[notebook] if kind in ("wrong", "unfinished") else {})})
 
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory):
-    """{(notebook, kind): (validate passed, self-check passed, what validate says of each failed cell)}; the
-    self-check is one pytest run over a folder per kind (one start of pytest and PyTorch, not three)."""
+    """{(notebook, kind): (the exercises validate failed, those the self-check failed, what validate says of each
+    failed cell)}; the self-check is one pytest run over a folder per kind (one start of pytest and PyTorch)."""
     root = tmp_path_factory.mktemp("verdicts")
-    chosen = {kind: [notebook for notebook in notebooks() if kind != "wrong" or notebook in WRONG]
-              for kind in ("correct", "stub", "wrong")}
-    for kind, names in chosen.items():
-        (root / kind).mkdir()
-        for notebook in names:
+    chosen = {}
+    for notebook in notebooks():
+        for kind in kinds(notebook):
+            (root / kind).mkdir(exist_ok=True)
             nbformat.write(variant(notebook, kind), root / kind / notebook)
+            chosen.setdefault(kind, []).append(notebook)
     checked = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p",
                               "grader.selfcheck.plugin", *chosen], cwd=root, capture_output=True, text=True)
     found = {}
     for kind, names in chosen.items():
         for notebook in names:
-            assert f"{kind}/{notebook}::" in checked.stdout, checked.stdout[-3000:]  # its exercises were run
-            validated = Validator().validate(str(root / kind / notebook))
-            passed = not (validated.get("failed") or validated.get("changed") or validated.get("type_changed"))
-            found[notebook, kind] = (passed, f"FAILED {kind}/{notebook}::" not in checked.stdout,
-                                     [cell["raw_error"] for cell in validated.get("failed", [])])
+            said = dict(re.findall(rf"^{kind}/{re.escape(notebook)}::(\w+) (PASSED|FAILED)", checked.stdout, re.M))
+            assert said.keys() == set(exercises(notebook)), checked.stdout[-3000:]  # its exercises were run
+            path = root / kind / notebook
+            validated = Validator().validate(str(path))
+            assert not (validated.get("changed") or validated.get("type_changed")), validated
+            cells = graded_cells(nbformat.read(path, as_version=4))
+            failed = validated.get("failed", [])
+            found[notebook, kind] = ({cells[cell["source"]] for cell in failed},
+                                     {name for name, outcome in said.items() if outcome == "FAILED"},
+                                     {cells[cell["source"]]: cell["raw_error"] for cell in failed})
     return found
 
 
-@pytest.mark.parametrize("notebook,kind,expected", [
-    (notebook, kind, expected) for kind, expected in [("correct", True), ("stub", False), ("wrong", False)]
-    for notebook in notebooks() if kind != "wrong" or notebook in WRONG])
-def test_validate_agrees_with_the_self_check(verdicts, notebook, kind, expected):
-    assert verdicts[notebook, kind][:2] == (expected, expected)
+@pytest.mark.parametrize("notebook,kind", [(notebook, kind) for notebook in notebooks() for kind in kinds(notebook)])
+def test_validate_agrees_with_the_self_check(verdicts, notebook, kind):
+    assert verdicts[notebook, kind][:2] == (failing(notebook, kind),) * 2
 
 
 def test_validate_shows_the_checks_report_for_a_failed_cell(verdicts):
     """What Validate shows of the wrong answer's cell: the failed check, what was expected, what came back and the
     likely mistake, not only "see the checks above" (it shows no standard output)."""
-    said = " ".join(verdicts["01_attention_basics.ipynb", "wrong"][2][0].split())
+    said = " ".join(verdicts["01_attention_basics.ipynb", "unfinished"][2]["softmax_scores"].split())
     assert "FAIL" in said and "expected:" in said and "got:" in said
     assert MISCONCEPTIONS["softmax_dim0"].explanation in said

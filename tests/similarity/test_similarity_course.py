@@ -26,9 +26,16 @@ def test_the_verb_ranks_the_planted_copies_first_on_an_accessible_page(course_co
     assert found == {page: []}, readable(found)
 
 
-def test_the_class_report_links_the_similarity_page(tmp_path):
+def test_the_class_report_links_the_similarity_page_once_it_is_there(tmp_path):
     from grader.report import write_report
     from grader.report.stats import class_stats
-    page = write_report(class_stats([]), "self_attention", tmp_path)
-    links = [a["href"] for a in bs4.BeautifulSoup(page.read_text(), "html.parser").find_all("a")]
-    assert "similarity.html" in links
+
+    def links_and_words():
+        soup = bs4.BeautifulSoup(write_report(class_stats([]), "self_attention", tmp_path).read_text(), "html.parser")
+        return [a["href"] for a in soup.find_all("a")], " ".join(soup.get_text().split())
+    links, words = links_and_words()
+    assert "similarity.html" not in links  # no link to a page that is not there
+    assert "No page of similar answers between students yet: python -m grader similarity writes it" in words
+    (tmp_path / "similarity.html").write_text("<!doctype html>")
+    links, words = links_and_words()
+    assert "similarity.html" in links and "No page of similar answers" not in words
