@@ -1,11 +1,10 @@
 """CPU seconds of a command's whole process tree, the processes that ended included (the grading processes, the
 warm workers and their sandboxes): a cpuacct cgroup made for the command (cgroup v1, as root), else None."""
 import contextlib
-import os
 import pathlib
 import time
 
-PREFIX = "attention-kit-bench-cpu-"
+from .cgroups import enter, made_under
 
 
 def _cpuacct_root():
@@ -20,17 +19,10 @@ class CpuGroup:
     """A cpuacct cgroup for one command: ``enter`` (in a preexec_fn) puts the new process in it; ``seconds``."""
 
     def __init__(self):
-        parent, self.folder = _cpuacct_root(), None
-        if parent is not None:
-            folder = parent / f"{PREFIX}{os.getpid()}-{time.monotonic_ns()}"
-            with contextlib.suppress(OSError):
-                folder.mkdir()
-                self.folder = folder
+        self.folder = made_under(_cpuacct_root())
 
     def enter(self):
-        if self.folder is not None:
-            with contextlib.suppress(OSError):
-                (self.folder / "cgroup.procs").write_text(str(os.getpid()))
+        enter(self.folder)
 
     def seconds(self):
         if self.folder is None:

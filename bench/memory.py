@@ -4,14 +4,13 @@ benchmark printed before: a page shared by several forks counts once per fork), 
 memory cgroup made for the command (what a container's limit counts, page cache included), where this machine
 lets us make one (cgroup v1's memory controller or v2, writable: as root, or in a delegated group)."""
 import contextlib
-import os
 import pathlib
 import threading
 import time
 
 import psutil
 
-PREFIX = "attention-kit-bench-"
+from .cgroups import enter, made_under
 
 
 def _own_group():
@@ -34,17 +33,10 @@ class MemoryGroup:
 
     def __init__(self):
         self.version, parent = _own_group()
-        self.folder = None
-        if parent is not None:
-            folder = parent / f"{PREFIX}{os.getpid()}-{time.monotonic_ns()}"
-            with contextlib.suppress(OSError):
-                folder.mkdir()
-                self.folder = folder
+        self.folder = made_under(parent)
 
     def enter(self):
-        if self.folder is not None:
-            with contextlib.suppress(OSError):
-                (self.folder / "cgroup.procs").write_text(str(os.getpid()))
+        enter(self.folder)
 
     def peak(self):
         if self.folder is None:
