@@ -20,7 +20,3 @@ def __getattr__(name):
     command = getattr(importlib.import_module(MODULES[name], __package__), name)
     globals()[name] = command
     return command
-
-
-def __dir__():
-    return sorted([*globals(), *__all__])

@@ -25,6 +25,7 @@ from .checks.notebook import read, exercise_cells
 
 ASSIGNMENT = "self_attention"
 CONFIG = "nbgrader_config.py"
+SIMILARITY_PAGE = "similarity.html"  # written by the similarity verb beside the class report, which links it
 
 
 @dataclasses.dataclass(frozen=True)

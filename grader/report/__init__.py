@@ -1,14 +1,13 @@
 """``report``: class analytics from the gradebook's scores and the records' diagnoses, as PNG figures and a page."""
 import pathlib
 
-from ..course import Course
+from ..course import SIMILARITY_PAGE, Course
 from ..grades import course_grades
 from .page import render
 from .stats import class_stats
 from .words import notebook_titles
 
 FIGURES = {"scores.png": "score_histogram", "pass_rates.png": "pass_rates", "misconceptions.png": "misconceptions"}
-SIMILARITY_PAGE = "similarity.html"  # what python -m grader similarity writes beside the report (grader/similarity/)
 
 
 def report(course=".", assignment="self_attention", out=None):

@@ -2,14 +2,12 @@
 beside the class report (``reports/<assignment>/similarity.html``). Nothing a student wrote is run."""
 import pathlib
 
-from ..course import Course
+from ..course import SIMILARITY_PAGE, Course
 from ..errors import UsageError
 from ..titles import short_titles
 from .answers import class_answers
 from .comparison import THRESHOLD, compare
 from .page import render
-
-PAGE = "similarity.html"
 
 
 def similarity(course=".", assignment="self_attention", out=None, threshold=THRESHOLD):
@@ -26,7 +24,7 @@ def similarity(course=".", assignment="self_attention", out=None, threshold=THRE
                          "run python -m grader collect first")
     out = pathlib.Path(out or course.reports / course.assignment)
     out.mkdir(parents=True, exist_ok=True)
-    page = out / PAGE
+    page = out / SIMILARITY_PAGE
     report = out / "index.html"
     page.write_text(render(course.assignment, compare(answers, threshold), answers,
                            short_titles(course.released_notebooks()), report.name if report.is_file() else None),
