@@ -16,21 +16,23 @@ import time
 
 os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
-from tests.sandbox import test_isolation_levels as levels  # noqa: E402 (after PATH: nbgrader runs jupyter by name)
-from tests.sandbox.test_sandbox_attacks import RIGHT, WRONG  # noqa: E402
+from tests.course_builder import release_course  # noqa: E402 (after PATH: nbgrader runs jupyter by name)
+from tests.sandbox import test_isolation_levels as levels  # noqa: E402
+from tests.sandbox.attacks import RIGHT, WRONG  # noqa: E402
 
 CLASS = {"s1": RIGHT, "s2": RIGHT, "s3": WRONG, "s4": None}
 
 
 def main():
     home, python = levels.make_grader_user()
+    released = release_course(pathlib.Path(tempfile.mkdtemp()) / "released")
     for level in ("root", "userns", "landlock"):
         if level == "root":
-            course = levels._course(pathlib.Path(tempfile.mkdtemp()) / "course", CLASS, "root")
+            course = levels._course(released, pathlib.Path(tempfile.mkdtemp()) / "course", CLASS, "root")
             command = [sys.executable, "-m", "grader", "autograde", "--course", str(course)]
         else:
-            course = levels._course(home / f"bench-{level}", CLASS, "auto" if level == "landlock" else level,
-                                    owner=levels.USER)
+            setting = "auto" if level == "landlock" else level
+            course = levels._course(released, home / f"bench-{level}", CLASS, setting, owner=levels.USER)
             command = levels._as_user(home, python, "-m", "grader", "autograde", "--course", str(course))
             if level == "landlock":
                 command = levels._without_namespaces(command, python)
@@ -42,6 +44,7 @@ def main():
         scores = {s: r.score for s, r in sorted(found.items())}
         print(f"{level:9} {seconds:6.1f} s  exit {done.returncode}  {isolation}  {scores}", flush=True)
         shutil.rmtree(course.parent if level == "root" else course, ignore_errors=True)
+    shutil.rmtree(released.parent, ignore_errors=True)
 
 
 if __name__ == "__main__":

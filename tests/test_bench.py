@@ -28,6 +28,8 @@ spin(1.0)
 
 
 def test_benchmark_runs_on_a_tiny_class(capsys):
+    # One student, one notebook: the fewest the script takes (one notebook graded by stock nbgrader, then by the kit
+    # with 1 and with 2 workers, as the lines below say).
     assert main(["--students", "1", "--notebooks", "01_attention_basics.ipynb"]) == 0
     printed = capsys.readouterr().out
     for line in ("stock nbgrader autograde (sequential)", "kit autograde, 2 workers", "ratio kit", "PSS summed",

@@ -22,3 +22,16 @@ def test_a_command_that_runs_no_notebook_loads_no_pytorch():
                              f"print(*(name for name in {HEAVY!r} if name in sys.modules))"],
                             capture_output=True, text=True, check=True).stdout.split()
     assert loaded == []
+
+
+def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
+    """A rerun after the class is graded (or before anyone hands in) plans no check: planning imports PyTorch and
+    computes every reference answer, seconds of CPU for no student."""
+    from grader.demo.run import new_course
+    course = new_course(tmp_path / "course")
+    done = subprocess.run([sys.executable, "-c", "import sys; from grader.api import autograde; "
+                           f"autograde({str(course)!r}); print(*(name for name in {HEAVY!r} if name in sys.modules))"],
+                          capture_output=True, text=True, cwd=course)
+    assert done.returncode == 0, done.stderr
+    assert "nothing to grade: no notebook handed in" in done.stderr
+    assert done.stdout.split() == []

@@ -91,6 +91,8 @@ def _gradebook_wal(course):
 def record_grades(course, fingerprints, processes):
     """nbgrader's own autograde, students handed out one at a time to ``processes`` processes as each becomes free;
     what nbgrader logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
+    if not fingerprints:
+        return  # no process to start, no check to plan
     _gradebook_wal(course)
     log = open(course.grading / "nbgrader.log", "a")
     progress = Progress(len(fingerprints), "recording grades with nbgrader")

@@ -1,4 +1,5 @@
 """The demo class: one folder of submitted notebooks per student, and the grades each deserves."""
+import contextlib
 import pathlib
 
 import nbformat
@@ -84,6 +85,25 @@ def make_class(out_dir, seed=0, release=RELEASE, solutions=SOLUTIONS):
     out_dir = pathlib.Path(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise FileExistsError(f"{out_dir} is not empty")
+    with one_torch_thread():
+        return _make_class(out_dir, seed, release, solutions)
+
+
+@contextlib.contextmanager
+def one_torch_thread():
+    """PyTorch on one thread while the expected grades are computed here, as the sandbox runs students' code: a
+    second thread costs more CPU than it saves on arrays this small, and a process that has started one can no
+    longer fork (the demo's autograde then starts each grading process as a new interpreter)."""
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _make_class(out_dir, seed, release, solutions):
     course = DemoNotebooks(release, solutions)
     students = make_roster(seed, course.exercises(), course.safe())
     grades = {}

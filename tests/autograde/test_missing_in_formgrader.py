@@ -4,8 +4,8 @@ Ann hands in notebook 01 only (its stubs); Bo is in the gradebook and hands in n
 real Jupyter server's formgrader (its API, and the view in headless Chromium) lists each notebook of each of them,
 the missing ones flagged, at 0, with nothing to grade by hand; the kit still says Bo handed in nothing and nbgrader
 counts one submission. No feedback page is written for a notebook not handed in. Then Ann hands in notebook 05,
-correct: graded again, it scores full marks and loses the flag, and the notebooks she still has not handed in keep
-theirs."""
+correct: graded again, it scores full marks and loses the flag in the formgrader still open, and the notebooks she
+still has not handed in keep theirs."""
 import json
 import urllib.request
 
@@ -53,29 +53,34 @@ def course(released_course, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def first(course):
+def server(course):
+    """One formgrader for the module, as an instructor keeps it open: it reads the gradebook afresh for each
+    request, so that it shows the second grading too."""
+    with jupyter_server(course, token=False) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def first(course, server):
     """What formgrader and the kit say after the first grading, and the feedback pages written then."""
     kit = Course.at(course)
     kit.run_nbgrader("generate_feedback", ASSIGNMENT, "--force", HOOK)
     pages = sorted(p.relative_to(kit.every_student("feedback")).as_posix()
                    for p in kit.every_student("feedback").rglob("*.html"))
-    with jupyter_server(course, token=False) as server:
-        rows = listed(server, course)
-        view = dump_dom(server.link(f"formgrader/submissions/{rows['ann', LATE][3]}/"), budget_ms=15000)
-        said = {"rows": rows, "view": " ".join(bs4.BeautifulSoup(view, "html.parser").get_text(" ").split()),
-                "assignment": api(server, f"assignment/{ASSIGNMENT}"), "pages": pages,
-                "bo": api(server, f"student_notebook_submissions/bo/{ASSIGNMENT}")}
-    return said
+    rows = listed(server, course)
+    view = dump_dom(server.link(f"formgrader/submissions/{rows['ann', LATE][3]}/"), budget_ms=15000)
+    return {"rows": rows, "view": " ".join(bs4.BeautifulSoup(view, "html.parser").get_text(" ").split()),
+            "assignment": api(server, f"assignment/{ASSIGNMENT}"), "pages": pages,
+            "bo": api(server, f"student_notebook_submissions/bo/{ASSIGNMENT}")}
 
 
 @pytest.fixture(scope="module")
-def later(course, first):
+def later(course, first, server):
     """formgrader's lists after Ann hands in notebook 05, correct, and the course is graded again."""
     submit(course, "ann", submission(course, notebook=LATE), LATE)
     graded = autograde(course)
     assert graded.returncode == 0, graded.stderr[-3000:]
-    with jupyter_server(course, token=False) as server:
-        return listed(server, course)
+    return listed(server, course)
 
 
 def test_every_notebook_of_every_student_is_listed(course, first):

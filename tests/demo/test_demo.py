@@ -4,16 +4,19 @@ What the demo must print is computed from the generator's plan (``expected_grade
 the release, never pinned: adding an exercise or a notebook changes no line here.
 
 The class is the generator's with each of its profiles once, and as many partly correct students as it takes to
-give each mistake to two of them (15 students of the 32 today): every case the full class holds (each mistake,
-each broken answer and notebook, late, renamed and missing notebooks) is graded, in half the time.
-tests/demo/test_demo_class.py checks the full class that ``make demo`` grades."""
+give each mistake to two of them (15 students of the 32 today: the roster gives each mistake to two students, one
+mistake per exercise each, and loops for ever with fewer), each broken student handing in only the notebook that is
+broken: every case the full class holds (each mistake, each broken answer and notebook, late, renamed and missing
+notebooks) is graded, in 40 notebooks of its 153. tests/demo/test_demo_class.py checks the full class that
+``make demo`` grades."""
 import collections
 import json
 
 import pytest
 
 from grader.course import Course
-from grader.demo import roster
+from grader.demo import generate, roster
+from grader.demo.broken import ANSWER_BREAKERS
 from grader.demo.mistakes import MISTAKES
 from grader.demo.run import demo
 
@@ -27,12 +30,35 @@ def smaller_class():
     return tuple(dict.fromkeys(roster.PROFILES)) + ("partial",) * (2 * most - 1)
 
 
+def broken_notebook_only(make_roster):
+    """``make_roster``, but each broken student hands in only the notebook that is broken: the others hold the
+    reference answers, stubs and mistakes that the full, stubs and partly correct students hand in too."""
+    def roster_of_broken_notebooks(*args):
+        students = make_roster(*args)
+        for student in (s for s in students if s.profile.startswith("broken:")):
+            student.notebooks = {nb: sub for nb, sub in student.notebooks.items()
+                                 if sub.breakage or set(sub.answers.values()) & set(ANSWER_BREAKERS)}
+        return students
+    return roster_of_broken_notebooks
+
+
 def test_demo_grades_the_class_as_the_generator_expects(tmp_path, monkeypatch):
     monkeypatch.setattr(roster, "PROFILES", smaller_class())
+    monkeypatch.setattr(generate, "make_roster", broken_notebook_only(generate.make_roster))
     printed = demo(out=tmp_path / "demo")
     plan = json.loads((tmp_path / "demo" / "expected_grades.json").read_text())
     composition = plan["composition"].values()
     assert {entry["profile"] for entry in composition} == set(dict.fromkeys(roster.PROFILES))
+    for entry in composition:  # each broken student's one notebook is broken as the profile says
+        kind = entry["profile"].removeprefix("broken:")
+        if kind != entry["profile"]:
+            [notebook] = entry["notebooks"].values()
+            assert kind in (notebook["breakage"], *notebook["answers"].values()), entry
+    statuses = {e["status"] for nbs in plan["expected"].values() for nb in nbs.values()
+                for e in (nb, *nb["exercises"].values())}
+    assert {"timeout", "crashed", "undefined", "invalid", "missing"} <= statuses, statuses
+    assert sorted(t["change"] for nbs in plan["expected"].values() for nb in nbs.values()
+                  for t in nb["tampered"]) == ["deleted", "edited"]
     given = collections.Counter(label for entry in composition for nb in entry["notebooks"].values()
                                 for label in set(nb["answers"].values()))
     assert all(given[m.label] >= 2 for m in MISTAKES), given

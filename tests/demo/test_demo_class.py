@@ -4,10 +4,12 @@ import json
 
 import nbformat
 import pytest
+import torch
 
 from grader.statuses import STATUSES
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
+from grader.demo import generate
 from grader.demo.generate import make_class
 
 pytestmark = pytest.mark.slow
@@ -17,6 +19,19 @@ pytestmark = pytest.mark.slow
 def runs(tmp_path_factory):
     first, second = tmp_path_factory.mktemp("first"), tmp_path_factory.mktemp("second")
     return (first, make_class(first, seed=0)), (second, make_class(second, seed=0))
+
+
+def test_the_class_is_computed_on_one_pytorch_thread_and_the_setting_is_restored(tmp_path, monkeypatch):
+    """A second thread would cost CPU and stop the demo's autograde from forking its grading processes."""
+    seen = []
+    monkeypatch.setattr(generate, "_make_class", lambda *arguments: seen.append(torch.get_num_threads()))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        make_class(tmp_path / "class")
+        assert seen == [1] and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")

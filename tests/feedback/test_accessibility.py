@@ -3,8 +3,13 @@ headings) find nothing on them in headless Chromium (tests/accessibility.py).
 
 A small class is graded and given feedback and a report as an instructor does: ada hands in notebook 02 right
 (its heatmaps are figures on her page), ben notebook 01 with a softmax without ``dim`` (a diagnosis, and PyTorch's
-warning, a line longer than the page), cy notebook 01 with an exercise that never returns (timed out) and dee a
-notebook 01 cut off halfway (not a notebook: the page says what to do).
+warning, a line longer than the page) and another exercise that never returns (timed out: one page is the "wrong"
+and the "timed out" page, one notebook graded for both) and dee a notebook 01 cut off halfway (not a notebook: the
+page says what to do).
+
+The course grades with the kit's own time limits, not the tests' shorter ones (course_builder.FAST_LIMITS): with
+4 s for a cell, ada's heatmaps cell timed out on a loaded machine (at 15% of a core) and a correct student lost
+points; with the kit's 10 s she keeps them. Ben's hang sleeps: the longer limit costs seconds of wall time, no CPU.
 """
 import re
 
@@ -14,7 +19,10 @@ from nbformat.v4 import new_code_cell, new_notebook, new_output
 from nbgrader.converters import GenerateFeedback
 from traitlets.config import Config
 
+from grader.autograde.jobs import DEFAULT_LIMITS
 from grader.course import Course
+from grader.demo.broken import broken_answer, comment_out_demos
+from grader.demo.cells import grade_id
 from grader.demo.generate import RELEASE, SOLUTIONS, DemoNotebooks
 from grader.feedback import feedback
 from grader.feedback.exporter import FeedbackExporter
@@ -25,37 +33,57 @@ from grader.report.stats import class_stats
 
 from ..accessibility import readable, violations
 from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, submission, submit
-from ..review_class import STEP, broken_exercise, notebook_01
+from ..review_class import STEP
 
 pytestmark = pytest.mark.sandbox  # the class is graded in sandboxes (conftest.py reads the mark per module)
 
 IMPLICIT_SOFTMAX = {"softmax_scores": "import torch.nn.functional as F\n\n\ndef softmax_scores(scores):\n"
                                       "    return F.softmax(scores)\n"}
-STUDENTS = {"correct": ("ada", STEP), "wrong": ("ben", BASICS), "timed out": ("cy", BASICS),
+STUDENTS = {"correct": ("ada", STEP), "wrong": ("ben", BASICS), "timed out": ("ben", BASICS),
             "not a notebook": ("dee", BASICS)}
+KIT_LIMITS = (f"\nc.SandboxExecute.unit_seconds = {DEFAULT_LIMITS['unit_seconds']}"
+              f"\nc.SandboxExecute.notebook_seconds = {DEFAULT_LIMITS['notebook_seconds']}\n")
+
+
+def hangs_elsewhere(kit):
+    """An exercise of notebook 01 that no other one uses (safe to hang), not the softmax."""
+    return next(name for notebook, name in kit.safe() if notebook == BASICS and name not in IMPLICIT_SOFTMAX)
+
+
+def wrong_and_timed_out(course, kit, hangs):
+    """Notebook 01 with the softmax without ``dim`` and exercise ``hangs`` waiting for ever when its test cell calls
+    it (the narrative cells that call it left out)."""
+    answer = kit.cells[BASICS][hangs]
+    nb = submission(course, {**IMPLICIT_SOFTMAX, grade_id(answer): broken_answer(
+        "loop_call", hangs, answer.source, kit.references[BASICS][hangs])})
+    comment_out_demos(nb, hangs)
+    return nb
 
 
 @pytest.fixture(scope="module")
 def graded(released_course, tmp_path_factory):
-    """The class's course, once autograded, given feedback and a report; {page's name: its file}."""
+    """The class's course, once autograded, given feedback and a report; {page's name: its file}, and the exercise
+    that timed out."""
     course = make_course(released_course, tmp_path_factory.mktemp("accessibility") / "course")
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write(KIT_LIMITS)
     kit = DemoNotebooks(RELEASE, SOLUTIONS)
+    hangs = hangs_elsewhere(kit)
     submit(course, "ada", submission(course, notebook=STEP), STEP)
-    submit(course, "ben", submission(course, IMPLICIT_SOFTMAX))
-    submit(course, "cy", notebook_01(kit, broken_exercise(kit), "loop_call"))
+    submit(course, "ben", wrong_and_timed_out(course, kit, hangs))
     submit(course, "dee", (RELEASE / BASICS).read_text()[:500])
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
     feedback(course, ASSIGNMENT)
     pages = {name: course / "feedback" / student / ASSIGNMENT / notebook.replace(".ipynb", ".html")
              for name, (student, notebook) in STUDENTS.items()}
-    return course, {**pages, "class report": report(course, ASSIGNMENT)}
+    return course, {**pages, "class report": report(course, ASSIGNMENT)}, hangs
 
 
 @pytest.fixture(scope="module")
 def found(graded):
     """{page's name: axe's violations on it}, the pages checked in one browser."""
-    _, pages = graded
+    _, pages, _ = graded
     on = violations(*pages.values())
     return {name: on[page] for name, page in pages.items()}
 
@@ -63,10 +91,12 @@ def found(graded):
 @pytest.mark.slow
 def test_the_class_is_what_the_pages_are_about(graded):
     """Each page shows what it is named for: a figure, a likely mistake and a long line, a timeout, a bad file."""
-    course, pages = graded
+    course, pages, hangs = graded
     status = {(r.student, r.notebook): r for r in read_all(Course.at(course))}
     assert status["ada", STEP].status == "graded" and all(e.score == e.max_score for e in status["ada", STEP].exercises)
-    assert any(e.status == "timeout" for e in status["cy", BASICS].exercises)
+    ben = {e.name: e for e in status["ben", BASICS].exercises}
+    assert ben[hangs].status == "timeout" and "ran out of time" in pages["timed out"].read_text()
+    assert ben["softmax_scores"].status == "graded" and ben["softmax_scores"].score < ben["softmax_scores"].max_score
     assert status["dee", BASICS].status == "invalid"
     assert len(bs4.BeautifulSoup(pages["correct"].read_text(), "html.parser").find_all("img")) >= 2
     wrong = bs4.BeautifulSoup(pages["wrong"].read_text(), "html.parser")
@@ -81,7 +111,7 @@ def test_axe_finds_no_wcag_21_aa_violation(found, page):
 
 @pytest.mark.slow
 def test_each_figure_says_which_cell_drew_it(graded):
-    _, pages = graded
+    _, pages, _ = graded
     soup = bs4.BeautifulSoup(pages["correct"].read_text(), "html.parser")
     for image in soup.find_all("img"):
         cell = image.find_parent("div", class_="code_cell")

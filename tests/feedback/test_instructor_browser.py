@@ -4,18 +4,18 @@ Mallory's notebook 01 carries scripts in outputs of every type (HTML, JavaScript
 LaTeX), in a Markdown cell and in its attachments, and her name in the roster holds more; Grace
 has the same answers without them. Both are autograded and given feedback as an instructor does;
 the pages are opened in headless Chromium, formgrader's from a real Jupyter server, and their DOM
-read for the marks a payload leaves when it runs.
+read for the marks a payload leaves when it runs, each page once. Feedback is written by the verb's function,
+in-process; the command line around it is run end to end by tests/autograde/test_new_exercise.py.
 """
 import html
 import re
-import subprocess
-import sys
 import urllib.request
 
 import nbformat
 import pytest
 
 from grader.course import Course
+from grader.feedback import feedback
 from grader.gradebook import read_scores
 
 from .. import html_payloads as payloads
@@ -38,9 +38,7 @@ def course(released_course, tmp_path_factory):
     submit(course, GRACE, payloads.with_good_outputs(submission(course, WRONG)))
     graded = autograde(course)
     assert graded.returncode == 0, graded.stderr[-3000:]
-    feedback = subprocess.run([sys.executable, "-m", "grader", "feedback", "--course", str(course)],
-                              capture_output=True, text=True, timeout=600)
-    assert feedback.returncode == 0, feedback.stderr[-3000:]
+    feedback(course, ASSIGNMENT)
     return course
 
 
@@ -48,6 +46,15 @@ def course(released_course, tmp_path_factory):
 def server(course):
     with jupyter_server(course) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def doms(course, server):
+    """{(page, student): its DOM once its scripts ran}: the feedback page and formgrader's view of each student's
+    notebook, each opened once."""
+    return {(where, student): dump_dom(url) for student in (MALLORY, GRACE) for where, url in (
+        ("feedback", feedback_page(course, student).as_uri()),
+        ("formgrader", server.link(formgrader_path(course, student))))}
 
 
 def feedback_page(course, student):
@@ -87,25 +94,23 @@ def test_the_autograded_notebook_keeps_no_active_output(course):
     assert not any(payloads.TOKEN in text for text in metadata), "no image size or file name from the submission"
 
 
-def test_no_payload_runs_in_the_feedback_page(course):
-    page = feedback_page(course, MALLORY)
-    dom = dump_dom(page.as_uri())
-    assert (payloads.ran(dom), payloads.active_content(page.read_text())) == ([], [])
+def test_no_payload_runs_in_the_feedback_page(course, doms):
+    dom = doms["feedback", MALLORY]
+    assert (payloads.ran(dom), payloads.active_content(feedback_page(course, MALLORY).read_text())) == ([], [])
     assert payloads.TOKEN in dom, "the page shows the submission"
 
 
-def test_no_payload_runs_in_formgraders_view_of_the_submission(course, server):
-    path = formgrader_path(course, MALLORY)
-    dom = dump_dom(server.link(path))
-    assert (payloads.ran(dom), payloads.active_content(fetch(server, path))) == ([], [])
+def test_no_payload_runs_in_formgraders_view_of_the_submission(course, server, doms):
+    dom = doms["formgrader", MALLORY]
+    assert (payloads.ran(dom), payloads.active_content(fetch(server, formgrader_path(course, MALLORY)))) == ([], [])
     assert payloads.TOKEN in dom and "formgrade" in dom, "formgrader shows the submission"
     assert html.escape(payloads.NAMES["last_name"], quote=False) in dom, "and the student's name, as text"
 
 
 @pytest.mark.parametrize("student", [GRACE, MALLORY])
-def test_a_students_text_tables_figures_and_tensors_still_show(course, server, student):
-    for where, dom in (("feedback", dump_dom(feedback_page(course, student).as_uri())),
-                       ("formgrader", dump_dom(server.link(formgrader_path(course, student))))):
+def test_a_students_text_tables_figures_and_tensors_still_show(course, doms, student):
+    for where in ("feedback", "formgrader"):
+        dom = doms[where, student]
         assert payloads.GOOD_TENSOR in dom, where
         assert re.search(r'<img [^>]*src="data:image/png;base64,', dom), where  # the student's figure
         assert "<h2" in dom and "<table" in dom and "<p>" in dom, where  # the notebook's text

@@ -1,4 +1,8 @@
-"""The grader itself under stress: killed half-way, or started twice on one course."""
+"""The grader itself under stress: killed half-way, then started twice at once on the course it left.
+
+One class, graded by three graders in turn: the first is killed half-way; the next two start at the same time, so
+that one of them takes over where the killed one stopped while the other waits for it, then finds the work done.
+"""
 import os
 import signal
 import sqlite3
@@ -9,12 +13,13 @@ import time
 import psutil
 import pytest
 
-from ..course_builder import ASSIGNMENT, records, submission, submit
+from ..course_builder import ASSIGNMENT, make_course, records, submission, submit
 
 pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
 WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
-CLASS = {f"s{n:02d}": kind for n, kind in enumerate(["right", "stub", "wrong"] * 4)}
+# Two of each kind: the grader killed once two students are done leaves most of the class to the next ones.
+CLASS = {f"s{n:02d}": kind for n, kind in enumerate(["right", "stub", "wrong"] * 2)}
 EXPECTED = {"right": 24.0, "stub": 0.0, "wrong": 21.0}
 
 
@@ -51,28 +56,36 @@ def no_sandbox_left():
     return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == 65534]
 
 
-def test_killed_grader_loses_and_duplicates_nothing(course_copy):
-    course = class_course(course_copy)
-    grader = start_grader(course)
+@pytest.fixture(scope="module")
+def stressed(released_course, tmp_path_factory):
+    """The class's course after its grader was killed half-way and two graders then ran at once: {"course",
+    "done at the kill", "sandboxes left", "graders": their (exit code, standard error)}."""
+    course = class_course(make_course(released_course, tmp_path_factory.mktemp("stress") / "course"))
+    killed = start_grader(course)
     markers = course / "grading" / ASSIGNMENT
     deadline = time.monotonic() + 300
     while len(list(markers.glob("*/.complete"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    os.killpg(grader.pid, signal.SIGKILL)
-    grader.wait()
-    assert 0 < len(list(markers.glob("*/.complete"))) < len(CLASS), "killed in the middle of the class"
+    os.killpg(killed.pid, signal.SIGKILL)
+    killed.wait()
+    done_at_kill = len(list(markers.glob("*/.complete")))
     time.sleep(0.5)
-    assert no_sandbox_left() == []
-    again = start_grader(course)
-    _, errors = again.communicate(timeout=600)
-    assert again.returncode == 0, errors[-2000:]
-    assert_graded_once_and_right(course)
+    left = no_sandbox_left()
+    graders = [start_grader(course), start_grader(course)]
+    errors = [grader.communicate(timeout=600)[1] for grader in graders]
+    return {"course": course, "done at the kill": done_at_kill, "sandboxes left": left,
+            "graders": [(grader.returncode, said) for grader, said in zip(graders, errors)]}
 
 
-def test_two_graders_at_once_do_not_corrupt_the_course(course_copy):
-    course = class_course(course_copy)
-    first, second = start_grader(course), start_grader(course)
-    outcomes = [p.communicate(timeout=600) for p in (first, second)]
-    assert (first.returncode, second.returncode) == (0, 0), [o[1][-2000:] for o in outcomes]
-    assert any("Another grader is working on this course" in o[1] for o in outcomes)
-    assert_graded_once_and_right(course)
+def test_killed_grader_loses_and_duplicates_nothing(stressed):
+    assert 0 < stressed["done at the kill"] < len(CLASS), "killed in the middle of the class"
+    assert stressed["sandboxes left"] == []
+    assert all(code == 0 for code, _ in stressed["graders"]), [errors[-2000:] for _, errors in stressed["graders"]]
+    assert_graded_once_and_right(stressed["course"])
+
+
+def test_two_graders_at_once_do_not_corrupt_the_course(stressed):
+    graders = stressed["graders"]
+    assert [code for code, _ in graders] == [0, 0], [errors[-2000:] for _, errors in graders]
+    assert any("Another grader is working on this course" in errors for _, errors in graders)
+    assert_graded_once_and_right(stressed["course"])

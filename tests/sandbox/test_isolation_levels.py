@@ -4,10 +4,11 @@
 - landlock: as that user, under a seccomp filter that forbids ``unshare`` as a container's
   profile does, with the level left on ``auto``: the worker must find Landlock by itself.
 
-At each level a correct and a stub submission keep their grades, every attack scores nothing
-on its exercise and nothing else, the wall spies (which answer right only where the wall holds)
-get full marks, and nothing of that user's is left on the machine. The root level is tried in
-test_sandbox_attacks.py; a level that cannot start, and no isolation at all, here.
+At each level a correct and a stub submission keep their grades, every attack that meets the level's own walls
+(``WALLED``) scores nothing on its exercise and nothing else, the wall spies (which answer right only where the wall
+holds) get full marks, and nothing of that user's is left on the machine. The other attacks meet the same defence at
+every level and are tried at the root level, with the whole attack suite, in test_sandbox_attacks.py; a level that
+cannot start, and no isolation at all, here.
 """
 import csv
 import os
@@ -36,6 +37,27 @@ RLIMIT_STATUSES = {  # where memory is an rlimit, the allocation fails inside th
     "memorybomb": {"undefined", "crashed", "memory"}, "deepheap": {"crashed", "memory", "timeout"},
     "recursor": {"crashed", "memory"}}
 LEVELS = {"userns": "userns", "landlock": "auto"}  # level: the isolation setting that must reach it
+# The attacks whose defence differs by level (README, "Isolation": the rows that are not "same" at every level),
+# each with the walls it meets at root and userns, or at landlock: tried at each level here.
+WALLED = {
+    "memorybomb": "memory: a cgroup, or RLIMIT_AS (RLIMIT_STATUSES)",
+    "deepheap": "memory: a cgroup, or RLIMIT_AS (RLIMIT_STATUSES)",
+    "recursor": "a C-level crash, or memory: a cgroup, or RLIMIT_AS (RLIMIT_STATUSES)",
+    "forker": "a background process: the PID namespace, or the fork server's subreaper and RLIMIT_NPROC",
+    "loopcall": "a sandbox killed at its deadline takes its processes along: the PID namespace, or PR_SET_PDEATHSIG",
+    "reader": "the course's solutions, the kit's references: covering mounts, or Landlock",
+    "importer": "the kit's references: covering mounts, or Landlock",
+    "writer": "the gradebook, another student's record: read-only mounts, or Landlock",
+    "spy": "root, the grader's environment, the network: a user and network namespace, or seccomp",
+    "shm": "System V shared memory: the IPC namespace, or seccomp",
+    "stackwalk": "the job's spec, which each level builds its walls from (levels.enter, levels.seal), gone from memory",
+}
+# The attacks whose defence is the same at every level: the worker's clock and SIGKILL whatever the loop does
+# (loopdef, stubborn: loopcall above ends as they do), its death and form checks of the channel (exiter, pipe, judge,
+# flood), the output cap, the judge outside the student's process. test_sandbox_attacks.py's
+# test_attack_scores_nothing_with_a_clear_status grades each at the root level.
+SAME_AT_EVERY_LEVEL = ("loopdef", "stubborn", "exiter", "pipe", "judge", "flood", "flooder", "patcher", "ipython",
+                       "forger", "interrupt")
 
 
 def _run(command, **options):
@@ -124,7 +146,7 @@ def _course(released, folder, students, isolation, owner=None):
 @pytest.fixture(scope="module", params=list(LEVELS))
 def graded(request, grader_user):
     level = request.param
-    attacks = {**ATTACKS, **SHARED_MEMORY}
+    attacks = {student: attack for student, attack in {**ATTACKS, **SHARED_MEMORY}.items() if student in WALLED}
     students = {"good": RIGHT, "stubs": None, **WALL_SPIES, **attacks}
     home, python = grader_user
     folder = home / f"course-{level}"
@@ -150,6 +172,12 @@ def test_sound_submissions_keep_their_grades(graded):
     assert levels and all(named.startswith(f"{level};") for named in levels), levels
 
 
+def test_each_attack_is_tried_at_each_level_or_meets_the_same_defence_at_all():
+    """A new attack in attacks.py is tried here, or named as one whose defence does not depend on the level."""
+    assert not set(WALLED) & set(SAME_AT_EVERY_LEVEL)
+    assert set(WALLED) | set(SAME_AT_EVERY_LEVEL) == set(ATTACKS) | set(SHARED_MEMORY)
+
+
 def test_every_attack_scores_nothing_and_costs_nobody_else(graded):
     level, course, attacks = graded
     found = records(course)
@@ -161,7 +189,7 @@ def test_every_attack_scores_nothing_and_costs_nobody_else(graded):
         if target.status not in allowed or target.score != (3 if student == "spy" else 0) or \
                 any(e.score != e.max_score for e in others):
             wrong[student] = (target.status, target.score, target.reason, [(e.name, e.status) for e in others])
-    assert not wrong, "\n".join(f"{student}: {what}" for student, what in wrong.items())
+    assert not wrong, "\n".join(f"{student} ({WALLED[student]}): {what}" for student, what in wrong.items())
 
 
 @pytest.mark.parametrize("spy", WALL_SPIES)
@@ -201,9 +229,9 @@ def test_a_sandbox_that_cannot_start_is_reported_plainly(refused):
 def test_grades_without_isolation_are_marked(grader_user, released_course):
     home, python = grader_user
     course = _course(released_course, home / "course-none", {"good": RIGHT, "wrong": WRONG}, "none", owner=USER)
-    try:
-        done = _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course,
-                    timeout=600)
+    try:  # one grading process: two students (``graded`` grades with one a core, as an instructor does)
+        done = _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course), "--workers", "1"),
+                    cwd=course, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
         found = records(course)
         full = worth(BASICS)

@@ -3,7 +3,9 @@
 Notebook 01 gets a plain nbgrader exercise the README's way (``double`` and test cells worth 2 points each: a
 plain ``assert``, partial credit, ``np.allclose``, ``numpy.testing`` and ``torch.allclose``). Each student below
 installs one hook in the cell that defines ``double``; a wrong ``double`` must still get 0 on every test cell and
-a right one, with every hook at once, full marks. One course, one autograde run.
+a right one, with every hook at once, full marks. One course, one autograde run. The course holds notebook 01
+alone, cut to the cells before its first exercise (its title, and the set-up that imports torch): the kit's
+exercises ran before any hook was installed and, left as stubs, cost most of the grading for nothing checked here.
 """
 import json
 import subprocess
@@ -137,12 +139,16 @@ def scores(tmp_path_factory):
     with open(course / "nbgrader_config.py", "a") as config:
         config.write(FAST_LIMITS)
     path = course / "solutions" / ASSIGNMENT / BASICS
+    for other in path.parent.glob("*.ipynb"):
+        if other != path:
+            other.unlink()
     basics = nbformat.read(path, as_version=4)
-    basics.cells += [DOUBLE, DOUBLE_TEST, PARTIAL_TEST, ALLCLOSE_TEST, TESTING_TEST, TORCH_TEST]
+    set_up = next(n for n, cell in enumerate(basics.cells) if graded_id(cell))  # the cells before its first exercise
+    basics.cells = basics.cells[:set_up] + [DOUBLE, DOUBLE_TEST, PARTIAL_TEST, ALLCLOSE_TEST, TESTING_TEST, TORCH_TEST]
     nbformat.write(basics, path)
     Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
-    for student, source in STUDENTS.items():  # the kit's exercises left as stubs: only double_test counts here
+    for student, source in STUDENTS.items():
         submit(course, student, fill(release, {"double": source}))
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
