@@ -2,6 +2,8 @@
 import subprocess
 import sys
 
+import pytest
+
 
 def test_reading_notebooks_does_not_import_rfc3987_syntax():
     """jsonschema, under nbformat, imports rfc3987-syntax (1.5 s of grammar building) unless rfc3987 is there:
@@ -24,6 +26,7 @@ def test_a_command_that_runs_no_notebook_loads_no_pytorch():
     assert loaded == []
 
 
+@pytest.mark.slow  # a gradebook made by nbgrader (alembic): seconds
 def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
     """A rerun after the class is graded (or before anyone hands in) plans no check: planning imports PyTorch and
     computes every reference answer, seconds of CPU for no student."""
