@@ -12,15 +12,16 @@ from .course_builder import BASICS, autograde, make_course, submit
 STEP = "02_self_attention_step_by_step.ipynb"
 
 
-def broken_exercise(course):
-    """An exercise of notebook 01 that no other one uses: safe to hang or crash."""
-    return next(name for nb, name in course.safe() if nb == BASICS)
+def broken_exercise(course, besides=()):
+    """An exercise of notebook 01 that no other one uses, none of ``besides``: safe to hang or crash."""
+    return next(name for nb, name in course.safe() if nb == BASICS and name not in besides)
 
 
-def notebook_01(course, name=None, answer=None):
-    """Notebook 01 answered with the reference; exercise ``name`` answered the ``answer`` way (a broken-answer
-    kind), the narrative cells that call it left out."""
+def notebook_01(course, name=None, answer=None, answers=None):
+    """Notebook 01 answered with the reference, or with ``answers`` ({grade id: source}); exercise ``name`` answered
+    the ``answer`` way (a broken-answer kind), the narrative cells that call it left out."""
     sources = {grade_id(course.cells[BASICS][n]): course.references[BASICS][n] for n in course.cells[BASICS]}
+    sources.update(answers or {})
     if name:
         sources[grade_id(course.cells[BASICS][name])] = broken_answer(
             answer, name, course.cells[BASICS][name].source, course.references[BASICS][name])

@@ -21,8 +21,6 @@ from traitlets.config import Config
 
 from grader.autograde.jobs import DEFAULT_LIMITS
 from grader.course import Course
-from grader.demo.broken import broken_answer, comment_out_demos
-from grader.demo.cells import grade_id
 from grader.demo.generate import RELEASE, SOLUTIONS, DemoNotebooks
 from grader.feedback import feedback
 from grader.feedback.exporter import FeedbackExporter
@@ -33,7 +31,7 @@ from grader.report.stats import class_stats
 
 from ..accessibility import readable, violations
 from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, submission, submit
-from ..review_class import STEP
+from ..review_class import STEP, broken_exercise, notebook_01
 
 pytestmark = pytest.mark.sandbox  # the class is graded in sandboxes (conftest.py reads the mark per module)
 
@@ -45,21 +43,6 @@ KIT_LIMITS = (f"\nc.SandboxExecute.unit_seconds = {DEFAULT_LIMITS['unit_seconds'
               f"\nc.SandboxExecute.notebook_seconds = {DEFAULT_LIMITS['notebook_seconds']}\n")
 
 
-def hangs_elsewhere(kit):
-    """An exercise of notebook 01 that no other one uses (safe to hang), not the softmax."""
-    return next(name for notebook, name in kit.safe() if notebook == BASICS and name not in IMPLICIT_SOFTMAX)
-
-
-def wrong_and_timed_out(course, kit, hangs):
-    """Notebook 01 with the softmax without ``dim`` and exercise ``hangs`` waiting for ever when its test cell calls
-    it (the narrative cells that call it left out)."""
-    answer = kit.cells[BASICS][hangs]
-    nb = submission(course, {**IMPLICIT_SOFTMAX, grade_id(answer): broken_answer(
-        "loop_call", hangs, answer.source, kit.references[BASICS][hangs])})
-    comment_out_demos(nb, hangs)
-    return nb
-
-
 @pytest.fixture(scope="module")
 def graded(released_course, tmp_path_factory):
     """The class's course, once autograded, given feedback and a report; {page's name: its file}, and the exercise
@@ -68,9 +51,9 @@ def graded(released_course, tmp_path_factory):
     with open(course / "nbgrader_config.py", "a") as config:
         config.write(KIT_LIMITS)
     kit = DemoNotebooks(RELEASE, SOLUTIONS)
-    hangs = hangs_elsewhere(kit)
+    hangs = broken_exercise(kit, besides=IMPLICIT_SOFTMAX)
     submit(course, "ada", submission(course, notebook=STEP), STEP)
-    submit(course, "ben", wrong_and_timed_out(course, kit, hangs))
+    submit(course, "ben", notebook_01(kit, hangs, "loop_call", IMPLICIT_SOFTMAX))
     submit(course, "dee", (RELEASE / BASICS).read_text()[:500])
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
