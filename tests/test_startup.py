@@ -38,3 +38,22 @@ def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "nothing to grade: no notebook handed in" in done.stderr
     assert done.stdout.split() == []
+
+
+@pytest.mark.slow  # one notebook graded
+def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy):
+    """A run that grades one notebook plans that notebook's exercises before its grading processes are forked, not
+    all of them (planning every exercise: about a second more of CPU, PyTorch's sympy among it)."""
+    from grader.course import Course
+    numpy_notebook = "03_attention_in_numpy.ipynb"
+    course = Course.at(course_copy, "self_attention")
+    handed_in = course.submitted("ann") / numpy_notebook
+    handed_in.parent.mkdir(parents=True)
+    handed_in.write_bytes((course.release / numpy_notebook).read_bytes())
+    done = subprocess.run([sys.executable, "-c", "from grader.api import autograde; "
+                           "from grader.checks.running import _plan; "
+                           f"autograde({str(course.root)!r}); print(_plan.cache_info().currsize)"],
+                          capture_output=True, text=True, cwd=course.root)
+    assert done.returncode == 0, done.stderr
+    assert "graded 1 notebook of 1 student" in done.stderr
+    assert int(done.stdout.split()[-1]) == len(course.released_exercises()[numpy_notebook]) == 4

@@ -59,9 +59,10 @@ def autograde_app(course):
     return _app["app"]
 
 
-def warm_up():
+def warm_up(exercises=None):
     """What every grading process would otherwise do on its first student, done once in the grader before they
-    are forked: the exercises' checks planned (PyTorch imported, the reference answers computed), on one thread
+    are forked: the checks of ``exercises`` (default: every exercise) planned (PyTorch imported, the reference
+    answers computed), on one thread
     (a fork copies no thread, and the grading processes share the machine's cores). Then everything made so far
     is frozen out of the garbage collector: the grading processes' collections no longer walk it (nor copy the
     pages they share with the grader by touching it)."""
@@ -73,7 +74,8 @@ def warm_up():
     from ..checks.running import sandbox_requests
     from .jobs import planned_checks
     for name in exercise_names():
-        sandbox_requests(planned_checks(name))
+        if exercises is None or name in exercises:
+            sandbox_requests(planned_checks(name))
     gc.collect()
     gc.freeze()
 

@@ -62,12 +62,15 @@ def _fingerprint(notebooks):
 
 def set_aside_invalid(course, student, path):
     """Rename a notebook nbgrader cannot read to ``*.ipynb.invalid`` and record why it got no score, in words
-    (the error's own text quotes the file: it is not kept)."""
+    (the error's own text quotes the file: it is not kept). The notebook is validated once, as it is read."""
+    refused = {}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # cells without ids are fine: nbgrader adds them
-            nbformat.validate(nbformat.read(path, as_version=4))
-        return False
+            nbformat.read(path, as_version=4, capture_validation_error=refused)
+        if not refused:
+            return False
+        reason = NOT_A_NOTEBOOK  # the format's schema refuses it
     except NotJSONError:
         reason = NOT_JSON
     except Exception:  # JSON, but not a notebook
@@ -88,9 +91,10 @@ def _gradebook_wal(course):
             db.execute("PRAGMA journal_mode=WAL")
 
 
-def record_grades(course, fingerprints, processes):
+def record_grades(course, fingerprints, processes, exercises=None):
     """nbgrader's own autograde, students handed out one at a time to ``processes`` processes as each becomes free;
-    what nbgrader logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen."""
+    what nbgrader logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen. The checks of
+    ``exercises`` (default: all) are planned before the processes are forked; any other is planned where needed."""
     if not fingerprints:
         return  # no process to start, no check to plan
     _gradebook_wal(course)
@@ -102,7 +106,7 @@ def record_grades(course, fingerprints, processes):
     workers = prestart_sandboxes(course, count) if forking else [None] * count
     try:
         if forking:
-            nbgrader_pass.warm_up()  # while the warm workers start
+            nbgrader_pass.warm_up(exercises)  # while the warm workers start
         children = [nbgrader_pass.start(course, log, worker) for worker in workers]
         failures, unavailable = _hand_out(children, waiting, fingerprints, progress)
     finally:
@@ -181,11 +185,18 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
         if dask is not None:
             record_grades_on_dask(course, fingerprints, dask)
         else:
-            record_grades(course, fingerprints, workers or os.cpu_count() or 1)
+            record_grades(course, fingerprints, workers or os.cpu_count() or 1, handed_in_exercises(course, todo))
         show_unreadable(course)
         show_missing(course)
     print(summary(todo, unreadable, already, time.monotonic() - started), file=sys.stderr)
     return grade_table(course)
+
+
+def handed_in_exercises(course, todo):
+    """The exercises of the notebooks in ``todo`` ({student: [notebook path, ...]}): a run that grades one notebook
+    plans that notebook's checks only."""
+    released = course.released_exercises()
+    return sorted({name for notebooks in todo.values() for path in notebooks for name, _ in released.get(path.name, [])})
 
 
 def summary(todo, unreadable, already, seconds):

@@ -11,6 +11,9 @@ import threading
 from . import levels, protocol
 
 MAX_RESULT_BYTES = 256 << 20
+# glibc (2.35 and later) asks the kernel for 2 MiB pages for the worker's heap as it grows: a fork copies one
+# page-table entry per 2 MiB of it instead of 512 (see hugepages.py). Other C libraries ignore it.
+HUGE_HEAP = "glibc.malloc.hugetlb=1"
 
 
 class WorkerDied(Exception):
@@ -29,7 +32,7 @@ def worker_environment(folder):
     through /proc/self/environ."""
     kept = {name: os.environ[name] for name in ("PATH", "PYTHONPATH") if name in os.environ}
     return {**kept, "HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
-            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "GLIBC_TUNABLES": HUGE_HEAP}
 
 
 def worker_folder():

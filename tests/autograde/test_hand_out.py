@@ -30,7 +30,7 @@ def graded_here(course_copy, monkeypatch):
 
     monkeypatch.setattr(nbgrader_pass, "threads", lambda: 1)  # forked, as from a grader with one thread
     monkeypatch.setattr(nbgrader_pass, "grade_student", grade_student)
-    monkeypatch.setattr(nbgrader_pass, "warm_up", lambda: None)
+    monkeypatch.setattr(nbgrader_pass, "warm_up", lambda exercises: None)
     monkeypatch.setattr(nbgrader_pass, "start_sandbox", lambda course: None)
     monkeypatch.setattr(nbgrader_pass, "stop_sandbox", lambda: None)
     monkeypatch.setattr(run, "prestart_sandboxes", lambda course, count: [None] * count)

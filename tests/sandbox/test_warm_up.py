@@ -1,10 +1,15 @@
 """The warm worker prints tensors and shows a traceback before any sandbox is forked (zygote.WARM_CELL), so that no
-sandbox pays for them; a notebook still starts as in a fresh kernel, and its tracebacks are its own."""
+sandbox pays for them; a notebook still starts as in a fresh kernel, and its tracebacks are its own. Its memory is
+gathered into huge pages before the first fork (grader/sandbox/hugepages.py)."""
+import pathlib
+import platform
+import re
+
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
 from grader.autograde.jobs import build_job
-from grader.sandbox.pool import Pool
+from grader.sandbox.pool import Pool, Worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -35,3 +40,19 @@ def test_a_traceback_shows_the_students_cell_only(units):
     assert error["ename"] == "AttributeError" and units[1]["count"] == 2
     shown = "\n".join(error["traceback"])
     assert "mine(1)" in shown and "x.nothing" in shown and "warm" not in shown
+
+
+def _anon_huge_kib(pid):
+    rollup = pathlib.Path(f"/proc/{pid}/smaps_rollup").read_text()
+    return int(re.search(r"^AnonHugePages:\s+(\d+) kB", rollup, re.M).group(1))
+
+
+@pytest.mark.skipif(tuple(map(int, re.findall(r"\d+", platform.release())[:2])) < (6, 1),
+                    reason="MADV_COLLAPSE needs Linux 6.1")
+def test_the_warm_worker_holds_its_memory_in_huge_pages_so_each_sandbox_forks_cheaply():
+    worker = Worker("none")
+    try:
+        worker.start()
+        assert _anon_huge_kib(worker.process.pid) >= 64 << 10  # most of its ~180 MiB heap; none before
+    finally:
+        worker.close()
