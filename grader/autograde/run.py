@@ -196,7 +196,8 @@ def handed_in_exercises(course, todo):
     """The exercises of the notebooks in ``todo`` ({student: [notebook path, ...]}): a run that grades one notebook
     plans that notebook's checks only."""
     released = course.released_exercises()
-    return sorted({name for notebooks in todo.values() for path in notebooks for name, _ in released.get(path.name, [])})
+    handed_in = {path.name for notebooks in todo.values() for path in notebooks}
+    return sorted({name for notebook in handed_in for name, _ in released.get(notebook, [])})
 
 
 def summary(todo, unreadable, already, seconds):
