@@ -62,10 +62,9 @@ def autograde_app(course):
 def warm_up(exercises=None):
     """What every grading process would otherwise do on its first student, done once in the grader before they
     are forked: the checks of ``exercises`` (default: every exercise) planned (PyTorch imported, the reference
-    answers computed), on one thread
-    (a fork copies no thread, and the grading processes share the machine's cores). Then everything made so far
-    is frozen out of the garbage collector: the grading processes' collections no longer walk it (nor copy the
-    pages they share with the grader by touching it)."""
+    answers computed), on one thread (a fork copies no thread, and the grading processes share the machine's
+    cores). Then everything made so far is frozen out of the garbage collector: the grading processes'
+    collections no longer walk it (nor copy the pages they share with the grader by touching it)."""
     import gc
 
     import torch
