@@ -5,6 +5,8 @@ and tracebacks are IPython's; only where they go changes: into a list of nbforma
 per cell, with the text of stdout and stderr capped.
 """
 import ast
+import functools
+import inspect
 import sys
 import types
 
@@ -105,6 +107,11 @@ class SandboxShell(InteractiveShell):
         self.outputs.add({"output_type": "error", "ename": getattr(etype, "__name__", str(etype)),
                           "evalue": str(evalue), "traceback": list(stb)})
 
+    def _format_exception_for_storage(self, exception, filename=None, running_compiled_code=False):
+        """What IPython keeps of an error for ``%notebook``, which exports a history that this shell does not
+        keep: the error's name, without formatting its traceback a second time."""
+        return {"ename": type(exception).__name__, "evalue": "", "traceback": []}
+
     def enable_gui(self, gui=None):
         """No event loop to integrate with: figures are recorded by the inline backend."""
 
@@ -182,8 +189,26 @@ def _error_output(error):
     return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": [f"{ename}: {evalue}"]}
 
 
+# IPython names each cell's code so (IPython.core.compilerop.code_name).
+CELL_CODE = "<ipython-input-"
+
+
+def _no_module_for_cells(getmodule):
+    """``inspect.getmodule``, answering at once that a cell's code (a frame, code object or traceback of it) is
+    in no module. IPython's traceback asks for each frame, and for a file that is no module's, ``getmodule``
+    walks every loaded module (1,500 with PyTorch: more than a millisecond) to find none, several times a frame."""
+    @functools.wraps(getmodule)
+    def module_of(object, _filename=None):
+        if isinstance(object, (types.FrameType, types.CodeType, types.TracebackType)):
+            if (_filename or inspect.getfile(object)).startswith(CELL_CODE):
+                return None
+        return getmodule(object, _filename)
+    return module_of
+
+
 def new_shell():
     """A fresh shell with matplotlib's inline backend, no history file, no colours in tracebacks."""
+    inspect.getmodule = _no_module_for_cells(inspect.getmodule)
     config = Config()
     config.HistoryManager.enabled = False
     config.InteractiveShell.colors = "nocolor"
