@@ -40,6 +40,17 @@ def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
     assert done.stdout.split() == []
 
 
+def test_autograde_of_a_released_assignment_with_nothing_to_grade_loads_no_pytorch(course_copy):
+    """The same once the notebooks are released (their exercises known, so there is a plan to skip)."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from grader.api import autograde; "
+                           f"autograde({str(course_copy)!r}); "
+                           f"print(*(name for name in {HEAVY!r} if name in sys.modules))"],
+                          capture_output=True, text=True, cwd=course_copy)
+    assert done.returncode == 0, done.stderr
+    assert "nothing to grade: no notebook handed in" in done.stderr
+    assert done.stdout.split() == []
+
+
 @pytest.mark.slow  # one notebook graded
 def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy):
     """A run that grades one notebook plans that notebook's exercises before its grading processes are forked, not

@@ -91,10 +91,11 @@ def _gradebook_wal(course):
             db.execute("PRAGMA journal_mode=WAL")
 
 
-def record_grades(course, fingerprints, processes, exercises=None):
+def record_grades(course, fingerprints, processes, notebooks=None):
     """nbgrader's own autograde, students handed out one at a time to ``processes`` processes as each becomes free;
     what nbgrader logs goes to ``grading/<assignment>/nbgrader.log``, not to the instructor's screen. The checks of
-    ``exercises`` (default: all) are planned before the processes are forked; any other is planned where needed."""
+    the exercises of ``notebooks`` (the handed-in notebooks' names; default: every exercise) are planned before the
+    processes are forked, while their warm workers start; any other is planned where needed."""
     if not fingerprints:
         return  # no process to start, no check to plan
     _gradebook_wal(course)
@@ -106,7 +107,7 @@ def record_grades(course, fingerprints, processes, exercises=None):
     workers = prestart_sandboxes(course, count) if forking else [None] * count
     try:
         if forking:
-            nbgrader_pass.warm_up(exercises)  # while the warm workers start
+            nbgrader_pass.warm_up(None if notebooks is None else handed_in_exercises(course, notebooks))
         children = [nbgrader_pass.start(course, log, worker) for worker in workers]
         failures, unavailable = _hand_out(children, waiting, fingerprints, progress)
     finally:
@@ -185,19 +186,19 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
         if dask is not None:
             record_grades_on_dask(course, fingerprints, dask)
         else:
-            record_grades(course, fingerprints, workers or os.cpu_count() or 1, handed_in_exercises(course, todo))
+            record_grades(course, fingerprints, workers or os.cpu_count() or 1,
+                          {path.name for paths in todo.values() for path in paths})
         show_unreadable(course)
         show_missing(course)
     print(summary(todo, unreadable, already, time.monotonic() - started), file=sys.stderr)
     return grade_table(course)
 
 
-def handed_in_exercises(course, todo):
-    """The exercises of the notebooks in ``todo`` ({student: [notebook path, ...]}): a run that grades one notebook
-    plans that notebook's checks only."""
+def handed_in_exercises(course, notebooks):
+    """The exercises of the released notebooks named in ``notebooks``: a run that grades one notebook plans that
+    notebook's checks only. Finding them imports the exercises, and PyTorch."""
     released = course.released_exercises()
-    handed_in = {path.name for notebooks in todo.values() for path in notebooks}
-    return sorted({name for notebook in handed_in for name, _ in released.get(notebook, [])})
+    return sorted({name for notebook in notebooks for name, _ in released.get(notebook, [])})
 
 
 def summary(todo, unreadable, already, seconds):

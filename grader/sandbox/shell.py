@@ -216,4 +216,14 @@ def new_shell():
     shell = SandboxShell.instance(config=config)
     shell.outputs, shell.cell_count = CellOutputs(0), 0
     shell.enable_matplotlib("inline")
+    _draw_after_the_inline_backend(shell)
     return shell
+
+
+def _draw_after_the_inline_backend(shell):
+    """After each cell, pyplot draws every open figure, and then the inline backend draws them again to show
+    them, and closes them. Drawn after the backend, pyplot's draw finds only the figures that it did not show: the
+    same images, one draw fewer (a figure that fails to draw shows its error once, not twice)."""
+    from matplotlib import pyplot
+    shell.events.unregister("post_execute", pyplot._draw_all_if_interactive)
+    shell.events.register("post_execute", pyplot._draw_all_if_interactive)
