@@ -84,7 +84,8 @@ for order in ("kit", "stock"):
         callbacks.insert(callbacks.index(flush_figures), pyplot._draw_all_if_interactive)
     shell.user_ns["draws"].clear()
     shown, broken = (shell.run(cell, 10_000)[0] for cell in cells)
-    seen.append({"draws": len(shell.user_ns["draws"]), "png": hashlib.md5(shown[-1]["data"]["image/png"].encode()).hexdigest(),
+    png = shown[-1]["data"]["image/png"]
+    seen.append({"draws": len(shell.user_ns["draws"]), "png": hashlib.md5(png.encode()).hexdigest(),
                  "kinds": [output["output_type"] for output in shown],
                  "broken": [(output["output_type"], output.get("ename")) for output in broken]})
 print(json.dumps(seen))
