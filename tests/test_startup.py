@@ -40,6 +40,7 @@ def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
     assert done.stdout.split() == []
 
 
+@pytest.mark.slow  # a course copied, autograde in a new process
 def test_autograde_of_a_released_assignment_with_nothing_to_grade_loads_no_pytorch(course_copy):
     """The same once the notebooks are released (their exercises known, so there is a plan to skip)."""
     done = subprocess.run([sys.executable, "-c", "import sys; from grader.api import autograde; "

@@ -9,7 +9,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from ..conftest import ROOT
+
+pytestmark = pytest.mark.slow  # a new process with IPython's shell (and matplotlib) for each test
 
 # Run in a process of its own: the shell is a singleton, and the kit's shell changes how this process finds the
 # module of a cell's code.
