@@ -46,10 +46,18 @@ def graded(kit):
     return run(kit, "-m", "grader", "autograde", "--course", str(kit), "--workers", "1").stdout
 
 
-def test_the_copy_imports_its_own_grader(kit):
+@pytest.fixture(scope="module")
+def self_check(kit):
+    """One process in the copy: the file of the registry it imports, then what the student's self-check (pytest
+    on the wrong answer's notebook: one exercise failed, pytest's exit status 1) prints."""
+    notebook = kit / "submitted" / "wrong" / ASSIGNMENT / NOTEBOOK
+    return run(kit, "-c", "import grader.checks.registry as r; print(r.__file__); import pytest; "
+                          f"raise SystemExit(pytest.main(['-p', 'no:cacheprovider', '{notebook}']) != 1)").stdout
+
+
+def test_the_copy_imports_its_own_grader(kit, self_check):
     """Its registry is the copy's (that it finds the new exercise, the copy's tests below show)."""
-    said = run(kit, "-c", "import grader.checks.registry as r; print(r.__file__)").stdout
-    assert said.startswith(str(kit / "grader"))
+    assert self_check.startswith(str(kit / "grader"))
 
 
 def test_the_kits_fast_tests_pass_in_the_copy_counting_the_new_exercise(kit):
@@ -126,10 +134,7 @@ def test_the_student_package_holds_the_visible_parts_only(kit):
     assert "_random" not in copy and "WRONG_ANSWERS" not in copy and "scores @ values" not in copy
 
 
-def test_the_students_self_check_says_what_the_cell_is_worth(kit):
-    notebook = kit / "submitted" / "wrong" / ASSIGNMENT / NOTEBOOK
-    failed = f"import pytest; raise SystemExit(pytest.main(['-p', 'no:cacheprovider', '{notebook}']) != 1)"
-    done = run(kit, "-c", failed)  # one exercise failed: pytest's exit status 1
-    said = " ".join(done.stdout.split())
+def test_the_students_self_check_says_what_the_cell_is_worth(self_check):
+    said = " ".join(self_check.split())
     assert f"{NAME}: visible checks 1/2 passed; this exercise is worth {POINTS} points" in said
     assert MISCONCEPTIONS["softmax_dim0"].explanation in said

@@ -1,11 +1,15 @@
 """A PostgreSQL gradebook (``CourseDirectory.db_url = "postgresql://..."``): the verbs work on it, and two
-graders grading different students at the same time lose nothing, on PostgreSQL as on SQLite.
+graders grading different students at the same time lose nothing, on PostgreSQL as on SQLite; a regrade after a
+student hands in a corrected notebook names the submission as the reason, applies through nbgrader's own gradebook
+(formgrader reads the same rows) and is undone.
 
 The server is real: the ``pgserver`` wheel's PostgreSQL binaries (requirements-test.txt), started in a
 temporary folder on a private port for this module and stopped after it. The course is released on it once; each
-test grades a copy (the folder, and the database through PostgreSQL's own ``CREATE DATABASE ... TEMPLATE``).
+test grades a copy (the folder, and the database through PostgreSQL's own ``CREATE DATABASE ... TEMPLATE``); the
+verbs and the regrade read one class graded once by the kit's autograde.
 """
 import concurrent.futures
+import csv
 import pathlib
 import subprocess
 import sys
@@ -14,12 +18,16 @@ import nbformat
 import pytest
 
 from grader.api import collect, export, feedback, release, report
+from grader.cli import main as grader
 from grader.course import CONFIG, Course
 
-from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, new_test_course, submission
+from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, new_test_course, submission, submit, worth
 from ..postgres import binaries, create_database, postgres_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+
+WRONG = {"softmax_scores": "def softmax_scores(scores):\n    return F.softmax(scores, dim=0)"}
+CELL = "softmax_scores_test"
 
 
 @pytest.fixture(scope="module")
@@ -62,10 +70,12 @@ def enrol(course, *students):
 
 
 def hand_in(course, folder, answers):
-    """A ``<student>/<notebook>`` folder: the reference answers, or the release unchanged (stubs)."""
+    """A ``<student>/<notebook>`` folder: the reference answers (True), some of them replaced (a dict of
+    answers), or the release unchanged (stubs: False)."""
     for student, full in answers.items():
         (folder / student).mkdir(parents=True)
-        nb = submission(course) if full else nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
+        nb = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4) if full is False \
+            else submission(course, None if full is True else full)
         nbformat.write(nb, folder / student / BASICS)
     return collect(folder, course, ASSIGNMENT)
 
@@ -83,14 +93,22 @@ def nbgrader_autograde(course, student):
                           timeout=600)
 
 
-def test_every_verb_works_on_a_postgresql_gradebook(server, released_on_postgresql, tmp_path):
-    course = copied(released_on_postgresql, tmp_path / "course", server, "verbs")
+@pytest.fixture(scope="module")
+def graded_on_postgresql(server, released_on_postgresql, tmp_path_factory):
+    """A copy graded once by the kit's autograde: alice right, bob the stubs, erin softmax_scores wrong."""
+    folder = tmp_path_factory.mktemp("verbs")
+    course = copied(released_on_postgresql, folder / "course", server, "verbs")
     assert not (course / "gradebook.db").exists()
-    enrol(course, "alice", "bob")
-    collected = hand_in(course, tmp_path / "handins", {"alice": True, "bob": False})
-    assert len(collected.imported) == 2, str(collected)
+    enrol(course, "alice", "bob", "erin")
+    collected = hand_in(course, folder / "handins", {"alice": True, "bob": False, "erin": WRONG})
+    assert len(collected.imported) == 3, str(collected)
     done = autograde(course)
     assert done.returncode == 0, done.stderr
+    return course
+
+
+def test_every_verb_works_on_a_postgresql_gradebook(graded_on_postgresql):
+    course = graded_on_postgresql
     got = scores(course)
     assert got["alice"][0] == got["alice"][1] > 0 and got["bob"][0] == 0
     sheet = export(course, ASSIGNMENT, format="moodle").path.read_text()
@@ -113,3 +131,35 @@ def test_two_graders_at_once_lose_nothing(backend, server, released_on_postgresq
     got = scores(course)
     assert got["carol"][0] == got["carol"][1] > 0 and got["dave"][0] == 0
     assert (course / "gradebook.db").exists() == (backend == "sqlite")
+
+
+def regrade(course, *options):
+    done = subprocess.run([sys.executable, "-m", "grader", "regrade", "--course", str(course), "--workers", "1",
+                           *options], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_regrade_applies_to_a_postgresql_gradebook_and_is_undone(graded_on_postgresql, capsys):
+    """erin hands in a corrected copy after grading; it runs after the verbs' test, which reads the class as
+    graded."""
+    course = graded_on_postgresql
+    assert cell_score(course) == 0
+    submit(course, "erin", submission(course))  # a corrected copy, handed in after grading
+    said = regrade(course, "--student", "erin", "--apply")
+    diff = pathlib.Path(next(line for line in said.splitlines() if line.startswith("diff: "))[6:].split(" and ")[0])
+    with open(diff.with_suffix(".csv"), newline="") as sheet:
+        rows = [(r["student"], r["exercise"], r["before"], r["after"], r["why"]) for r in csv.DictReader(sheet)]
+    points = worth(BASICS, "softmax_scores")
+    assert rows == [("erin", "softmax_scores", "0", f"{points:g}",
+                     "the submission changed (the file handed in differs from the one graded)")]
+    assert not (course / "gradebook.db").exists() and cell_score(course) == points
+    grader(["regrade", "--course", str(course), "--undo"])  # in this process: the grader the commands above ran
+    assert "erin" in capsys.readouterr().out
+    assert cell_score(course) == 0
+
+
+def cell_score(course):
+    """erin's score of softmax_scores' test cell, read through nbgrader's gradebook."""
+    with Course.at(course).gradebook() as gradebook:
+        return gradebook.find_grade(CELL, BASICS.removesuffix(".ipynb"), ASSIGNMENT, "erin").score
