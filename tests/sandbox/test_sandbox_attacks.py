@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from grader.api import autograde
 from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 from grader.records import read_all
@@ -167,7 +168,6 @@ def test_nothing_is_left_on_the_machine(graded):
 def test_rerun_changes_nothing(graded, capsys):
     """The rerun in this process: what it decides is the test, not the command line's start (``graded`` runs
     that); with nothing new to grade it starts no grading process and no sandbox."""
-    from grader.api import autograde
     course, _ = graded
     before = {r.student: r for r in read_all(Course.at(course))}
     with sqlite3.connect(course / "gradebook.db") as db:
