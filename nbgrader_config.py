@@ -6,6 +6,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
                                     OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.autograde.flags import FlagForReview
+from grader.autograde.metadata import CheckCellMetadataOnce
 from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
 from grader.exchange import RegularFilesCollect
 from grader.feedback.exporter import FeedbackExporter
@@ -35,13 +36,15 @@ c.GenerateAssignment.preprocessors = [WorthInTitle, IncludeHeaderFooter, Instant
 # a student who deletes a test cell is graded on the instructor's copy of it.
 c.OverwriteCells.add_missing_cells = True
 c.QuietOverwriteCells.add_missing_cells = True
+# nbgrader's CheckCellMetadata, its schema checked once per process rather than once per cell (the same verdicts:
+# grader/autograde/metadata.py).
 c.Autograde.sanitize_preprocessors = [ClearOutput, DetectTampering, DeduplicateIds, OverwriteKernelspec,
-                                      QuietOverwriteCells, CheckCellMetadata]
+                                      QuietOverwriteCells, CheckCellMetadataOnce]
 
 # Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel. What needs a person
 # (timed out, crashed, changed test cells, files not handed in or not readable) is flagged in the gradebook.
 c.Autograde.autograde_preprocessors = [SandboxExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-                                       SaveAutoGrades, FlagForReview, AssignLatePenalties, CheckCellMetadata]
+                                       SaveAutoGrades, FlagForReview, AssignLatePenalties, CheckCellMetadataOnce]
 c.SandboxExecute.memory_bytes = 2 << 30
 c.SandboxExecute.unit_seconds = 10
 c.SandboxExecute.notebook_seconds = 60
