@@ -26,15 +26,31 @@ class FlagForReview(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         course = Course.of_notebook(self, resources)
-        with course.gradebook() as gradebook:
-            path = records.record_path(course, info["student"], info["notebook"])
-            record = records.read(path) if path.exists() else None
-            if record is not None:
-                mark(gradebook, record, info["notebook"])
-            mark_absent(gradebook, course, info["student"])
+        path = records.record_path(course, info["student"], info["notebook"])
+        record = records.read(path) if path.exists() else None
+        if not (_nothing_to_mark(record) and _every_released_notebook_handed_in(course, info["student"])):
+            with course.gradebook() as gradebook:
+                if record is not None:
+                    mark(gradebook, record, info["notebook"])
+                mark_absent(gradebook, course, info["student"])
         if record is not None and record.tampered:
             nb.cells.insert(0, grader_note(record.tampered))
         return nb, resources
+
+
+def _nothing_to_mark(record):
+    """True when :func:`mark` would change nothing in the gradebook (graded, nothing for a person to do), so that it
+    need not be opened; False without a record."""
+    return (record is not None and not record.needs_attention
+            and not needs_manual_grade(record.status, GRADED, *(exercise.status for exercise in record.exercises)))
+
+
+def _every_released_notebook_handed_in(course, student):
+    """True when :func:`mark_absent` has nothing to flag: the student's submitted folder holds every notebook of the
+    release (False without a release: the gradebook says then). A notebook of the gradebook that is not in the
+    release is flagged for every student after the kit's autograde (grader.autograde.missing)."""
+    released = [path.name for path in course.release.glob("*.ipynb")]
+    return bool(released) and all((course.submitted(student) / name).exists() for name in released)
 
 
 def mark_absent(gradebook, course, student):
