@@ -152,11 +152,15 @@ class Course:
 
     def run_nbgrader(self, *arguments):
         """Run a stock ``nbgrader`` command in the course folder; fail with its own error output."""
-        done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, "--log-level=ERROR"],
-                              cwd=self.root, capture_output=True, text=True,
-                              env={**os.environ, "PATH": path_with_venv()})
+        return self.run_module("nbgrader", *arguments, "--log-level=ERROR")
+
+    def run_module(self, module, *arguments):
+        """Run ``python -m <module> <arguments>`` in the course folder (this environment's commands first on PATH);
+        fail with its error output."""
+        done = subprocess.run([sys.executable, "-m", module, *arguments], cwd=self.root, capture_output=True,
+                              text=True, env={**os.environ, "PATH": path_with_venv()})
         if done.returncode != 0:
-            raise NbgraderFailed(f"nbgrader {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
+            raise NbgraderFailed(f"{module} {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
         return done.stderr
 
     def released_notebooks(self):

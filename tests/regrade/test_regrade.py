@@ -179,3 +179,16 @@ def run_failing(kit, *options):
                           text=True, timeout=900)
     assert done.returncode != 0, done.stdout
     return done
+
+
+def test_the_feedback_step_writes_each_named_students_pages_when_nbgrader_fails_for_one(kit):
+    """The regrade's feedback step (grader/feedback/students.py): one process for the students it names; nbgrader
+    failing for one of them (no such student) stops neither the others' pages nor the report."""
+    page = kit / "feedback" / "wrong" / ASSIGNMENT / "01_attention_basics.html"
+    written = page.read_bytes()
+    page.unlink()
+    done = subprocess.run([sys.executable, "-m", "grader.feedback.students", ASSIGNMENT, "--", "nobody", "wrong"],
+                          cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 1 and "generate_feedback failed for nobody" in done.stderr
+    assert page.read_bytes() == written
