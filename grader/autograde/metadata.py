@@ -3,7 +3,8 @@
 nbgrader's CheckCellMetadata validates each nbgrader cell with ``jsonschema.validate``, which first checks the
 schema itself against JSON Schema's meta-schema, on every call: most of the check's time when a class is graded.
 :class:`CheckCellMetadataOnce` is nbgrader's preprocessor with nbgrader's own validator (the same rules, the same
-errors), whose one call to ``jsonschema.validate`` is made with a validator built once for nbgrader's schema.
+errors) but for that call: what ``jsonschema.validate`` does (the best-matching error of the schema's validator,
+raised) is done with a validator built, and its schema checked, once.
 """
 import functools
 import traceback
