@@ -14,8 +14,9 @@ from grader.statuses import STATUSES
 from ..course_builder import ASSIGNMENT
 
 
-def grade(name, manual_score=None):
-    return types.SimpleNamespace(name=name, manual_score=manual_score, auto_score=None, needs_manual_grade=False)
+def grade(name):
+    """A graded cell with no manual grade (``mark`` leaves a cell with one alone)."""
+    return types.SimpleNamespace(name=name, manual_score=None, auto_score=None, needs_manual_grade=False)
 
 
 class Book:
