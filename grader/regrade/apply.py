@@ -105,8 +105,8 @@ def apply(live, scratch, changes, selection, folder, graded_with, done_marker, r
         if sorted(p.name for p in live.submitted(student).glob("*.ipynb")) == \
                 sorted(p.name for p in scratch.submitted(student).glob("*.ipynb")):
             shutil.copy2(done_marker(scratch, student), done_marker(live, student))
-    regenerate(students)
     (folder / APPLIED).write_text(json.dumps({"pairs": pairs, "cells": sorted(selection.cells or []) or None}))
+    regenerate(students)  # after the mark: a failure here leaves a result set that --undo finds
     return students
 
 

@@ -18,7 +18,7 @@ from ..autograde.nbgrader_pass import done_marker
 from ..autograde.run import autograde, grading_lock
 from ..counts import count
 from ..course import Course
-from ..errors import UsageError
+from ..errors import NbgraderFailed, UsageError
 from ..export import export
 from ..export.lms import sheet
 from . import ledger, page, scratch
@@ -83,8 +83,14 @@ def regrade(course=".", assignment="self_attention", students=(), notebooks=(), 
         if result.lowered and not allow_lower:
             raise UsageError("refused: this regrade lowers " + ", ".join(result.lowered) + "; nothing was applied "
                              f"(--allow-lower applies it; the diff: {folder / 'diff.html'})")
-        apply_set(live, scratch_course, changes, selection, folder, graded_with, done_marker,
-                  lambda who: _feedback(live, who))
+        try:
+            apply_set(live, scratch_course, changes, selection, folder, graded_with, done_marker,
+                      lambda who: _feedback(live, who))
+        except NbgraderFailed as failed:
+            _export_again(live)
+            raise NbgraderFailed(f"applied to the gradebook, the autograded notebooks and the records, but the "
+                                 f"feedback was not written (python -m grader feedback writes it; python -m grader "
+                                 f"regrade --undo puts back what this regrade replaced): {failed}") from failed
         _export_again(live)
         result.applied = True
         page.write_html(folder / "diff.html", live.assignment, changes, regraded,

@@ -173,6 +173,24 @@ def test_undo_puts_back_the_scores_feedback_export_and_records_one_regrade_at_a_
     assert "no applied regrade to undo" in str(stopped.value.code)
 
 
+def test_a_regrade_whose_feedback_fails_says_what_it_applied_and_is_undone(kit, before, applied, capsys):
+    """The feedback step failing after the gradebook changed: the regrade fails saying what it applied and how to
+    put it back, the export follows the gradebook, and --undo finds the result set and puts everything back."""
+    set_tolerance(kit, STRICT, LOOSE)
+    feedback = kit / "grader" / "feedback" / "students.py"
+    working = feedback.read_text()
+    feedback.write_text('import sys\nsys.exit("no page written")\n')
+    try:
+        done = run_failing(kit, "--changed-checks", "--apply")
+    finally:
+        feedback.write_text(working)
+    assert "applied to the gradebook" in done.stderr and "no page written" in done.stderr
+    assert "regrade --undo puts back what this regrade replaced" in done.stderr
+    assert grades(kit) == applied[1] and exported(kit, "rounded") == f"{worth(BASICS, 'softmax_scores'):g}"
+    grader(["regrade", "--course", str(kit), "--undo"])
+    assert "rounded" in capsys.readouterr().out
+    assert grades(kit) == before[0] and seen(kit) == before[1]
+
 def run_failing(kit, *options):
     done = subprocess.run([sys.executable, "-m", "grader", "regrade", "--course", str(kit), "--workers", "1",
                            *options], cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True,
