@@ -5,8 +5,9 @@ cannot grade correctly), copied up to ``--students`` students, grades it both wa
 checks that every notebook gets the same score and that the kit's kept outputs (every code cell's outputs in
 the autograded notebooks) are the same from run to run (and, with ``--outputs-from``, the same as an earlier
 run's), and prints notebooks per second, the ratio, the scaling from 1 to 2 workers (and 4, where there are 4
-cores) and each run's peak memory: its cgroup's peak and PSS summed over its processes, as a container counts
-it, and RSS summed (bench/memory.py).
+cores), each run's CPU and its cgroup's memory peak (both counted by the kernel, at no cost to the run), and, from
+one more 2-worker run of its own, PSS and RSS summed over the processes (bench/memory.py): sampling them reads
+every process's memory map five times a second, which slows the processes it reads, so no timed run samples.
 
     .venv/bin/python bench/autograde_speed.py --students 40
 """
@@ -64,10 +65,10 @@ def make_course(folder, kind, submissions):
     return course
 
 
-def run(course, command):
-    """Run a command in the course: (seconds, its peak memory in MiB: {"rss": summed resident memory of its process
-    tree, "pss": summed proportional memory, "cgroup": its memory cgroup's peak or None}; see bench/memory.py;
-    "cpu": the CPU seconds of its process tree or None, bench/cpu.py)."""
+def run(course, command, sample_memory=False):
+    """Run a command in the course: (seconds, its peak memory in MiB: {"cgroup": its memory cgroup's peak or None,
+    and with ``sample_memory`` "rss": summed resident memory of its process tree, "pss": summed proportional memory,
+    else None}; see bench/memory.py; "cpu": the CPU seconds of its process tree or None, bench/cpu.py)."""
     group, cpu = MemoryGroup(), CpuGroup()
 
     def enter_groups():
@@ -76,12 +77,14 @@ def run(course, command):
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env={**os.environ, "PATH": path_with_venv()}, preexec_fn=enter_groups)
-    sampler = TreeSampler(process.pid)
+    sampler = TreeSampler(process.pid) if sample_memory else None
     _, errors = process.communicate()
     seconds = time.monotonic() - started
-    sampler.stop()
-    peak = {"rss": sampler.peak_rss / 2**20, "pss": sampler.peak_pss / 2**20,
-            "cgroup": group.peak() / 2**20 if group.peak() is not None else None, "cpu": cpu.seconds()}
+    sampled = {"rss": None, "pss": None}
+    if sampler:
+        sampler.stop()
+        sampled = {"rss": sampler.peak_rss / 2**20, "pss": sampler.peak_pss / 2**20}
+    peak = {**sampled, "cgroup": group.peak() / 2**20 if group.peak() is not None else None, "cpu": cpu.seconds()}
     group.remove()
     cpu.remove()
     if process.returncode:
@@ -101,6 +104,8 @@ def kept_outputs(course):
 
 def memory_words(peak):
     cgroup = f"{peak['cgroup']:6.0f} MiB" if peak["cgroup"] is not None else "   n/a"
+    if peak["pss"] is None:
+        return f"peak: cgroup {cgroup}"
     return f"peak: cgroup {cgroup}, PSS summed {peak['pss']:6.0f} MiB, RSS summed {peak['rss']:6.0f} MiB"
 
 
@@ -110,6 +115,10 @@ def cpu_words(seconds, peak, count):
         return "CPU n/a"
     return (f"CPU {peak['cpu']:7.1f} s ({peak['cpu'] / count:5.2f} s a notebook, "
             f"{peak['cpu'] / seconds:4.2f} cores busy on average)")
+
+
+def kit_autograde(workers):
+    return [sys.executable, "-m", "grader", "autograde", "--force", "--workers", str(workers)]
 
 
 def scores(course):
@@ -152,8 +161,10 @@ def main(argv=None):
     stock_seconds, stock_peak = run(stock, [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT])
     kit_runs, outputs = {}, {}
     for workers in (1, 2, 4) if (os.cpu_count() or 1) >= 4 else (1, 2):
-        kit_runs[workers] = run(kit, [sys.executable, "-m", "grader", "autograde", "--force", "--workers", str(workers)])
+        kit_runs[workers] = run(kit, kit_autograde(workers))
         outputs[workers] = kept_outputs(kit)
+    memory_seconds, memory_peak = run(kit, kit_autograde(2), sample_memory=True)
+    outputs["sampled"] = kept_outputs(kit)
     stock_scores, kit_scores = scores(stock), scores(kit)
     partial = partial_credit_scores(stock)
     explained = {k for k in set(stock_scores) | set(kit_scores)
@@ -171,6 +182,8 @@ def main(argv=None):
         print(f"kit autograde, {workers} worker{'s' if workers > 1 else ' '}:             {seconds:7.1f} s"
               f"  {count / seconds:6.2f} notebooks/s  {memory_words(peak)}")
         print(f"  {cpu_words(seconds, peak, count)}")
+    print(f"kit autograde, 2 workers, its processes' memory sampled (a run of its own, {memory_seconds:.1f} s: the "
+          f"sampling slows it): {memory_words(memory_peak)}")
     print(f"ratio kit (2 workers) / stock: {stock_seconds / kit_two:.1f}x;"
           f" scaling 1 -> 2 workers: {kit_one / kit_two:.2f}x"
           + (f"; 1 -> 4 workers: {kit_one / kit_runs[4][0]:.2f}x" if 4 in kit_runs else ""))
