@@ -191,6 +191,7 @@ def test_a_regrade_whose_feedback_fails_says_what_it_applied_and_is_undone(kit, 
     assert "rounded" in capsys.readouterr().out
     assert grades(kit) == before[0] and seen(kit) == before[1]
 
+
 def run_failing(kit, *options):
     done = subprocess.run([sys.executable, "-m", "grader", "regrade", "--course", str(kit), "--workers", "1",
                            *options], cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True,
