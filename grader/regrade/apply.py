@@ -3,9 +3,9 @@
 Applying writes, through nbgrader's gradebook API, each regraded cell's autograded score, its "needs manual grade"
 (not where a manual grade stands: a grade typed in formgrader is never touched, and counts), the solution cells'
 automatic comments, and the notebook's late penalty and hand-in time; a flag is added, never taken off. It copies
-the new autograded notebooks (a note at the top saying what changed for the student) and grading records, and
-regenerates the changed students' feedback. What it replaces is kept first in ``<result set>/previous/``, which
-:func:`undo` puts back.
+the new autograded notebooks (a note at the top saying what changed for the student) and grading records; the
+changed students' feedback is written next (grader.regrade.run), once the result set is marked applied. What it
+replaces, the feedback folders included, is kept first in ``<result set>/previous/``, which :func:`undo` puts back.
 """
 import datetime
 import json
@@ -75,11 +75,11 @@ def _keep(course, paths, into):
     return absent
 
 
-def apply(live, scratch, changes, selection, folder, graded_with, done_marker, regenerate):
-    """Apply ``changes`` (from :func:`grader.regrade.diff.diff`) of the result set in ``folder``; ``graded_with``:
-    {(student, notebook): the ledger's hashes the scratch grading used}; ``done_marker(course, student)``: autograde's
-    completion marker; ``regenerate(students)`` writes their feedback pages. Returns the students whose grade
-    changed."""
+def apply(live, scratch, changes, selection, folder, graded_with, done_marker):
+    """Apply ``changes`` (from :func:`grader.regrade.diff.diff`) of the result set in ``folder`` and mark it applied;
+    ``graded_with``: {(student, notebook): the ledger's hashes the scratch grading used}; ``done_marker(course,
+    student)``: autograde's completion marker. Returns the students whose grade changed: their feedback is to be
+    written again."""
     pairs = sorted({(c.student, c.notebook) for c in changes})
     students = sorted({student for student, _ in pairs})
     previous = folder / PREVIOUS
@@ -106,7 +106,6 @@ def apply(live, scratch, changes, selection, folder, graded_with, done_marker, r
                 sorted(p.name for p in scratch.submitted(student).glob("*.ipynb")):
             shutil.copy2(done_marker(scratch, student), done_marker(live, student))
     (folder / APPLIED).write_text(json.dumps({"pairs": pairs, "cells": sorted(selection.cells or []) or None}))
-    regenerate(students)  # after the mark: a failure here leaves a result set that --undo finds
     return students
 
 

@@ -83,15 +83,15 @@ def regrade(course=".", assignment="self_attention", students=(), notebooks=(), 
         if result.lowered and not allow_lower:
             raise UsageError("refused: this regrade lowers " + ", ".join(result.lowered) + "; nothing was applied "
                              f"(--allow-lower applies it; the diff: {folder / 'diff.html'})")
+        changed = apply_set(live, scratch_course, changes, selection, folder, graded_with, done_marker)
         try:
-            apply_set(live, scratch_course, changes, selection, folder, graded_with, done_marker,
-                      lambda who: _feedback(live, who))
-        except NbgraderFailed as failed:
-            _export_again(live)
+            _feedback(live, changed)
+        except NbgraderFailed as failed:  # marked applied already: --undo finds it
             raise NbgraderFailed(f"applied to the gradebook, the autograded notebooks and the records, but the "
                                  f"feedback was not written (python -m grader feedback writes it; python -m grader "
                                  f"regrade --undo puts back what this regrade replaced): {failed}") from failed
-        _export_again(live)
+        finally:
+            _export_again(live)  # from the changed gradebook, the pages written or not
         result.applied = True
         page.write_html(folder / "diff.html", live.assignment, changes, regraded,
                         "Applied" + (f"; grades lowered: {', '.join(result.lowered)}." if result.lowered else "."))
