@@ -11,6 +11,8 @@ assignment self_attention (or --assignment NAME). Scores live in nbgrader's grad
 formgrader and the stock nbgrader commands see the same grades."""
 
 EPILOG = "Run 'python -m grader <command> --help' for a command's options."
+WORKERS_HELP = ("students graded at once (default: one per core this process may use: fewer where its CPU "
+                "affinity or its container's CPU quota allows fewer)")
 # Modules whose warnings are not for instructors.
 LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
 
@@ -39,7 +41,7 @@ VERBS = {
     "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
                   "print the grade table",
                   [("--force", {"action": "store_true", "help": "grade again students already graded"}),
-                   ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"}),
+                   ("--workers", {"type": int, "help": WORKERS_HELP}),
                    ("--dask", {"metavar": "ADDRESS", "help": "grade on a Dask cluster instead, each student a task: "
                                "its scheduler's address (tcp://scheduler:8786); the gradebook must be PostgreSQL"})]),
     "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
@@ -70,7 +72,7 @@ VERBS = {
                               "asked in a terminal, else only shown)"}),
                  ("--allow-lower", {"action": "store_true", "help": "apply even when a grade goes down"}),
                  ("--undo", {"action": "store_true", "help": "put back what the last applied regrade replaced"}),
-                 ("--workers", {"type": int, "help": "notebooks graded at once (default: one per core)"})]),
+                 ("--workers", {"type": int, "help": WORKERS_HELP})]),
     "roster": ("put the LMS course's students into the gradebook (ids, names, e-mails, LMS user ids), matching "
                "the students already there by e-mail, then LMS id",
                route_options("Names and Role Provisioning")),

@@ -10,7 +10,6 @@ notebook set aside gets a stand-in that formgrader lists (grader.autograde.unrea
 import contextlib
 import fcntl
 import hashlib
-import os
 import sqlite3
 import sys
 import time
@@ -24,6 +23,7 @@ from .. import records as record
 from ..counts import count
 from ..course import Course
 from ..errors import NbgraderFailed
+from ..sandbox.cgroup import usable_cores
 from ..sandbox.pool import SandboxUnavailable
 from ..worker import prestart_sandboxes, stop_prestarted
 from . import nbgrader_pass
@@ -100,11 +100,11 @@ def record_grades(course, fingerprints, processes, notebooks=None):
         return  # no process to start, no check to plan
     _gradebook_wal(course)
     log = open(course.grading / "nbgrader.log", "a")
-    progress = Progress(len(fingerprints), "recording grades with nbgrader")
     waiting = list(fingerprints)
-    count = min(processes, len(waiting))
+    processes = min(processes, len(waiting))
+    progress = Progress(len(fingerprints), f"recording grades with nbgrader ({count(processes, 'worker')})")
     forking = nbgrader_pass.threads() == 1
-    workers = prestart_sandboxes(course, count) if forking else [None] * count
+    workers = prestart_sandboxes(course, processes) if forking else [None] * processes
     try:
         if forking:
             nbgrader_pass.warm_up(None if notebooks is None else handed_in_exercises(course, notebooks))
@@ -186,7 +186,7 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
         if dask is not None:
             record_grades_on_dask(course, fingerprints, dask)
         else:
-            record_grades(course, fingerprints, workers or os.cpu_count() or 1,
+            record_grades(course, fingerprints, workers or usable_cores(),
                           {path.name for paths in todo.values() for path in paths})
         show_unreadable(course)
         show_missing(course)

@@ -6,8 +6,12 @@ memory and pids controllers can be handed to children (``memory.max``, ``memory.
 ``pids.max``; OOM kills read from ``memory.events``). A delegated subtree works the same way.
 Where neither is writable, the sandbox runs without a group, :func:`memory_limit` says so, and
 the walls fall back to rlimits; :func:`kill_below` then ends what a sandbox leaves behind.
+
+It also says how many cores grading may keep busy (:func:`usable_cores`): a container's CPU quota is a cgroup's.
 """
+import contextlib
 import ctypes
+import math
 import os
 import pathlib
 import signal
@@ -37,14 +41,20 @@ def _v2_mount():
     return None
 
 
+def _v2_own():
+    """(the unified hierarchy's mount, this process's group's folder in it), or None."""
+    mount = _v2_mount()
+    own = next((path for number, _, path in _cgroup_lines() if number == "0"), None)
+    return None if mount is None or own is None else (mount, mount / own.lstrip("/"))
+
+
 def _v2_base():
     """The nearest folder at or above this process's v2 group where sandbox groups can get memory
     and pids controllers, or None."""
-    mount = _v2_mount()
-    own = next((path for number, _, path in _cgroup_lines() if number == "0"), None)
-    if mount is None or own is None:
+    own = _v2_own()
+    if own is None:
         return None
-    folder = mount / own.lstrip("/")
+    mount, folder = own
     for candidate in [folder, *folder.parents]:
         if not candidate.is_relative_to(mount):
             break
@@ -167,6 +177,42 @@ def memory_limit():
         return f"cgroup v{probe.version}" if probe.limits_memory else "rlimit"
     finally:
         probe.remove()
+
+
+def usable_cores():
+    """The cores this process may keep busy: those its CPU affinity allows (``taskset``, a container's cpuset),
+    fewer where its group or one above it has a CPU quota (``docker run --cpus``, a Kubernetes CPU limit): the
+    quota over its period, rounded up."""
+    quotas = [math.ceil(quota / period) for quota, period in _cpu_quotas() if quota > 0 and period > 0]
+    return max(1, min([len(os.sched_getaffinity(0)), *quotas]))
+
+
+def _cpu_quotas():
+    """(quota, period) of this process's CPU group and of each group above it, on cgroup v1 or v2 (-1: none)."""
+    v1 = _v1_path("cpu")
+    if v1 is not None:
+        return _up_to(pathlib.Path("/sys/fs/cgroup", "cpu"), v1, lambda folder: (
+            int((folder / "cpu.cfs_quota_us").read_text()), int((folder / "cpu.cfs_period_us").read_text())))
+    own = _v2_own()
+    if own is None:
+        return []
+    mount, folder = own
+
+    def v2_quota(folder):
+        quota, period = (folder / "cpu.max").read_text().split()
+        return -1 if quota == "max" else int(quota), int(period)
+    return _up_to(mount, folder, v2_quota)
+
+
+def _up_to(mount, folder, read):
+    """``read(group)`` for ``folder`` and each folder above it up to ``mount``, where it can be read."""
+    found = []
+    for candidate in [folder, *folder.parents]:
+        if not candidate.is_relative_to(mount):
+            break
+        with contextlib.suppress(OSError, ValueError):
+            found.append(read(candidate))
+    return found
 
 
 def become_subreaper():

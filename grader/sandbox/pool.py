@@ -9,6 +9,7 @@ import tempfile
 import threading
 
 from . import levels, protocol
+from .cgroup import usable_cores
 
 MAX_RESULT_BYTES = 256 << 20
 # glibc (2.35 and later) asks the kernel for 2 MiB pages for the worker's heap as it grows: a fork copies one
@@ -90,10 +91,10 @@ class Worker:
 
 
 class Pool:
-    """Warm workers, one per core by default, started when first needed."""
+    """Warm workers, one per core this process may use by default, started when first needed."""
 
     def __init__(self, workers=None, isolation="auto"):
-        self.size, self.isolation = workers or os.cpu_count() or 1, isolation
+        self.size, self.isolation = workers or usable_cores(), isolation
         self.idle = queue.Queue()
         self.started = []
         self.lock = threading.Lock()

@@ -1,0 +1,75 @@
+"""How many students ``autograde`` grades at once by default: one per core this process may use. Its CPU affinity
+(``taskset``, a container's cpuset) and its cgroup's CPU quota (``docker run --cpus``, a Kubernetes CPU limit)
+count: a hub's grader allowed 2 cores of a 64-core machine starts 2 warm workers, not 64 (a 2-worker run of the
+benchmark peaks at about 880 MiB)."""
+import contextlib
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bench.cgroups import enter, made_under
+from grader.sandbox.cgroup import usable_cores
+
+from ..course_builder import submission, submit
+
+PRINT_CORES = "from grader.sandbox.cgroup import usable_cores; print(usable_cores())"
+
+
+def graded(course, preexec_fn=None):
+    """``python -m grader autograde`` with no ``--workers``, as an instructor runs it."""
+    done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course), "--force"],
+                          preexec_fn=preexec_fn, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.sandbox
+def test_autograde_grades_as_many_students_at_once_as_its_cpu_affinity_allows(course_copy):
+    for student in ("ada", "bo"):
+        submit(course_copy, student, submission(course_copy))
+    first_core = {min(os.sched_getaffinity(0))}
+    assert "recording grades with nbgrader (1 worker)" in graded(
+        course_copy, preexec_fn=lambda: os.sched_setaffinity(0, first_core))
+    if usable_cores() >= 2:
+        assert "recording grades with nbgrader (2 workers)" in graded(course_copy)
+
+
+def cpu_group(parent=None):
+    """A new group of cgroup v1's cpu controller, under ``parent`` or this process's own group; None where none
+    can be made (not root, or cgroup v2 only)."""
+    if parent is None:
+        lines = [line.split(":", 2) for line in pathlib.Path("/proc/self/cgroup").read_text().splitlines()]
+        own = next((path for _, names, path in lines if "cpu" in names.split(",")), None)
+        parent = pathlib.Path("/sys/fs/cgroup/cpu", own.lstrip("/")) if own is not None else None
+    return made_under(parent)
+
+
+def removed(*groups):
+    for group in groups:
+        for _ in range(50):  # the process that was in it may still be ending
+            with contextlib.suppress(OSError):
+                group.rmdir()
+                break
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize("quota, where, cores", [(50_000, "own", 1), (150_000, "own", 2), (50_000, "above", 1)])
+def test_a_cpu_quota_counts_as_the_cores_it_pays_for_rounded_up(quota, where, cores):
+    """A quota of 0.5 or 1.5 cores per period, on the process's own group or on the group above it."""
+    limited = cpu_group()
+    if limited is None:
+        pytest.skip("no group of cgroup v1's cpu controller can be made here (it takes root, on cgroup v1)")
+    inside = cpu_group(limited) if where == "above" else limited
+    try:
+        (limited / "cpu.cfs_period_us").write_text("100000")
+        (limited / "cpu.cfs_quota_us").write_text(str(quota))
+        said = subprocess.run([sys.executable, "-c", PRINT_CORES], preexec_fn=lambda: enter(inside),
+                              capture_output=True, text=True, timeout=60, check=True)
+    finally:
+        removed(*dict.fromkeys([inside, limited]))
+    assert int(said.stdout) == min(cores, len(os.sched_getaffinity(0)))
