@@ -17,6 +17,17 @@ WORKERS_HELP = ("students graded at once (default: one per core this process may
 LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
 
 
+def at_least_one(text):
+    """A ``--workers`` count: a whole number, 1 or more."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more; got {text!r}")
+    return number
+
+
 def route_options(lti_service):
     """--lti, --canvas and --moodle: which way to the LMS (``route``), LTI 1.3 through ``lti_service``."""
     return [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": f"through LTI 1.3's "
@@ -41,7 +52,7 @@ VERBS = {
     "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
                   "print the grade table",
                   [("--force", {"action": "store_true", "help": "grade again students already graded"}),
-                   ("--workers", {"type": int, "help": WORKERS_HELP}),
+                   ("--workers", {"type": at_least_one, "help": WORKERS_HELP}),
                    ("--dask", {"metavar": "ADDRESS", "help": "grade on a Dask cluster instead, each student a task: "
                                "its scheduler's address (tcp://scheduler:8786); the gradebook must be PostgreSQL"})]),
     "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
@@ -72,7 +83,7 @@ VERBS = {
                               "asked in a terminal, else only shown)"}),
                  ("--allow-lower", {"action": "store_true", "help": "apply even when a grade goes down"}),
                  ("--undo", {"action": "store_true", "help": "put back what the last applied regrade replaced"}),
-                 ("--workers", {"type": int, "help": WORKERS_HELP})]),
+                 ("--workers", {"type": at_least_one, "help": WORKERS_HELP})]),
     "roster": ("put the LMS course's students into the gradebook (ids, names, e-mails, LMS user ids), matching "
                "the students already there by e-mail, then LMS id",
                route_options("Names and Role Provisioning")),

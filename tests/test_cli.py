@@ -56,6 +56,18 @@ def test_every_command_says_what_the_course_lacks(tmp_path, verb, says):
     assert says in one_line_refusal(argv)
 
 
+@pytest.mark.parametrize("verb", ["autograde", "regrade"])
+@pytest.mark.parametrize("given", ["0", "-2", "two"])
+def test_workers_is_refused_unless_a_whole_number_of_one_or_more(tmp_path, capsys, verb, given):
+    """Before, 0 meant one per core and -2 graded nobody, each student "not graded: every grading process
+    stopped" although none had started."""
+    with pytest.raises(SystemExit) as stopped:
+        main([verb, "--workers", given, "--course", str(tmp_path)])
+    assert stopped.value.code == 2
+    assert f"argument --workers: expected a whole number, 1 or more; got '{given}'" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
 def test_collect_refuses_a_bad_download_roster_or_time_zone_in_one_line(tmp_path):
     course = tmp_path / "course"
     shutil.copytree(ROOT / "exercises" / "self_attention", course / "exercises" / "self_attention")
