@@ -20,7 +20,9 @@ from grader.api import autograde
 from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 from grader.records import read_all
+from grader.counts import count
 from grader.course import Course
+from grader.sandbox.cgroup import usable_cores
 
 from ..course_builder import (ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit,
                              graded_cell, worth)
@@ -157,6 +159,11 @@ def test_every_notebook_was_graded_at_the_root_level(graded):
         levels = {row["isolation"].split(";")[0] for row in csv.DictReader(table)
                   if row["notebook"] == BASICS and row["student"] != "broken"}
     assert levels == {"root"}
+
+
+def test_the_class_is_graded_on_every_core_the_grader_may_use(graded):
+    _, done = graded
+    assert f"recording grades with nbgrader ({count(usable_cores(), 'worker')})" in done.stderr
 
 
 def test_nothing_is_left_on_the_machine(graded):
