@@ -1,5 +1,5 @@
 """A cgroup made for one command of a benchmark (under this process's own group of a controller), and how the
-command's first process enters it."""
+command's first process enters it, and how the group is removed after it."""
 import contextlib
 import os
 import time
@@ -17,6 +17,21 @@ def made_under(parent):
         folder.mkdir()
         return folder
     return None
+
+
+def removed(folder):
+    """Remove the group ``folder`` (None: nothing) and the groups in it (the kit's sandbox groups, a test's inner
+    group), trying for 5 s while a process of it is still ending."""
+    if folder is None:
+        return
+    for _ in range(50):
+        with contextlib.suppress(OSError):
+            for inner in sorted(folder.glob("*/"), reverse=True):
+                if inner.is_dir():
+                    inner.rmdir()
+            folder.rmdir()
+            return
+        time.sleep(0.1)
 
 
 def enter(folder):

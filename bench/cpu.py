@@ -1,10 +1,8 @@
 """CPU seconds of a command's whole process tree, the processes that ended included (the grading processes, the
 warm workers and their sandboxes): a cpuacct cgroup made for the command (cgroup v1, as root), else None."""
-import contextlib
 import pathlib
-import time
 
-from .cgroups import enter, made_under
+from .cgroups import enter, made_under, removed
 
 
 def _cpuacct_root():
@@ -33,9 +31,4 @@ class CpuGroup:
             return None
 
     def remove(self):
-        if self.folder is not None:
-            for _ in range(50):  # a process of the tree that is still ending keeps the group
-                with contextlib.suppress(OSError):
-                    self.folder.rmdir()
-                    return
-                time.sleep(0.1)
+        removed(self.folder)

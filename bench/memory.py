@@ -6,11 +6,10 @@ lets us make one (cgroup v1's memory controller or v2, writable: as root, or in 
 import contextlib
 import pathlib
 import threading
-import time
 
 import psutil
 
-from .cgroups import enter, made_under
+from .cgroups import enter, made_under, removed
 
 
 def _own_group():
@@ -48,15 +47,7 @@ class MemoryGroup:
             return None
 
     def remove(self):
-        if self.folder is not None:
-            for _ in range(50):  # the kit's sandbox groups inside it go as their worker ends
-                with contextlib.suppress(OSError):
-                    for inner in sorted(self.folder.glob("*/"), reverse=True):
-                        if inner.is_dir():
-                            inner.rmdir()
-                    self.folder.rmdir()
-                    return
-                time.sleep(0.1)
+        removed(self.folder)
 
 
 class TreeSampler:

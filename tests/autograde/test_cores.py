@@ -2,16 +2,14 @@
 (``taskset``, a container's cpuset) and its cgroup's CPU quota (``docker run --cpus``, a Kubernetes CPU limit)
 count: a hub's grader allowed 2 cores of a 64-core machine starts 2 warm workers, not 64 (a 2-worker run of the
 benchmark peaks at about 880 MiB)."""
-import contextlib
 import os
-import pathlib
 import subprocess
 import sys
-import time
 
 import pytest
 
-from bench.cgroups import enter, made_under
+from bench.cgroups import enter, made_under, removed
+from grader.sandbox import cgroup
 
 from ..course_builder import submission, submit
 
@@ -34,22 +32,9 @@ def test_autograde_grades_as_many_students_at_once_as_its_cpu_affinity_allows(co
 
 
 def cpu_group(parent=None):
-    """A new group of cgroup v1's cpu controller, under ``parent`` or this process's own group; None where none
-    can be made (not root, or cgroup v2 only)."""
-    if parent is None:
-        lines = [line.split(":", 2) for line in pathlib.Path("/proc/self/cgroup").read_text().splitlines()]
-        own = next((path for _, names, path in lines if "cpu" in names.split(",")), None)
-        parent = pathlib.Path("/sys/fs/cgroup/cpu", own.lstrip("/")) if own is not None else None
-    return made_under(parent)
-
-
-def removed(*groups):
-    for group in groups:
-        for _ in range(50):  # the process that was in it may still be ending
-            with contextlib.suppress(OSError):
-                group.rmdir()
-                break
-            time.sleep(0.1)
+    """A new group of cgroup v1's cpu controller, under ``parent`` or this process's own group (where the kit reads
+    quotas from); None where none can be made (not root, or cgroup v2 only)."""
+    return made_under(parent if parent is not None else cgroup._v1_path("cpu"))
 
 
 @pytest.mark.parametrize("quota, where, cores", [(50_000, "own", 1), (150_000, "own", 2), (50_000, "above", 1)])
@@ -65,7 +50,7 @@ def test_a_cpu_quota_counts_as_the_cores_it_pays_for_rounded_up(quota, where, co
         said = subprocess.run([sys.executable, "-c", PRINT_CORES], preexec_fn=lambda: enter(inside),
                               capture_output=True, text=True, timeout=60, check=True)
     finally:
-        removed(*dict.fromkeys([inside, limited]))
+        removed(limited)  # and the group inside it
     assert int(said.stdout) == min(cores, len(os.sched_getaffinity(0)))
 
 
@@ -74,7 +59,6 @@ def test_a_cpu_quota_counts_as_the_cores_it_pays_for_rounded_up(quota, where, co
 def test_a_cgroup_v2_quota_is_read_up_the_processs_own_groups(tmp_path, monkeypatch, above, own, cores):
     """cgroup v2's ``cpu.max`` ("<quota> <period>", or "max <period>": no quota), read from folders laid out as the
     unified hierarchy lays them out: no test here can set one in a real group (this machine's cpu controller is v1)."""
-    from grader.sandbox import cgroup
     folder = tmp_path / "pod" / "container"
     folder.mkdir(parents=True)
     (folder / "cpu.max").write_text(own + "\n")
