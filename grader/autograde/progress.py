@@ -1,5 +1,6 @@
 """A one-line progress bar on stderr, with an estimate of the time left; and the lines of several grading
 processes as each one says them, so that the bar moves with every student whoever graded them."""
+import os
 import queue
 import sys
 import threading
@@ -23,13 +24,21 @@ class Progress:
             sys.stderr.flush()
 
     def _draw(self, label):
-        sys.stderr.write("\r" + self._line(label)[:120].ljust(120))
+        """The line, within the terminal's width: a longer one wraps, and the next ``\\r`` would leave it behind.
+        The student's name at the end is cut first; the bar shrinks, and goes where fewer than 5 columns are left for
+        it; then the time left is cut."""
+        columns, elapsed = min(120, _columns(sys.stderr) - 1), time.monotonic() - self.started
+        bar = min(self.width, columns - len(self._line("", 0, elapsed)) - 3)  # 3: " [" and "]"
+        bar = bar if bar >= 5 else 0
+        sys.stderr.write("\r" + self._line(label, bar, elapsed)[:columns].ljust(columns))
         sys.stderr.flush()
 
-    def _line(self, label):
-        filled = self.width * self.done // max(self.total, 1)
-        elapsed = time.monotonic() - self.started
-        return (f"{self.title} [{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} "
+    def _line(self, label, width=None, elapsed=None):
+        width = self.width if width is None else width
+        filled = width * self.done // max(self.total, 1)
+        elapsed = time.monotonic() - self.started if elapsed is None else elapsed
+        drawn = f" [{'#' * filled}{'.' * (width - filled)}]" if width else ""
+        return (f"{self.title}{drawn} {self.done}/{self.total} "
                 f"{elapsed:5.1f} s{self._left(elapsed)} {label}")
 
     def _left(self, elapsed):
@@ -42,6 +51,14 @@ class Progress:
     def close(self):
         if self.live and self.total:
             sys.stderr.write("\n")
+
+
+def _columns(stream):
+    """The width of the terminal ``stream`` writes to (80 where it cannot be read or is not set)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80  # a terminal not sized yet says 0
+    except (OSError, ValueError):
+        return 80
 
 
 def lines_as_they_come(streams):

@@ -1,6 +1,7 @@
 """The progress bar tells the truth with several grading processes: it moves as each student is done, whichever
 process graded them (their outputs are read as they come, not one process after another), and says how long is
 left."""
+import os
 import subprocess
 import sys
 
@@ -37,3 +38,17 @@ def test_a_long_wait_is_said_in_minutes(monkeypatch):
     bar = Progress(3, "grading")
     bar.done = 1
     assert "about 4 min left" in bar._line("")
+
+
+def test_the_bar_fits_the_terminal_it_is_drawn_in(monkeypatch, capsys):
+    """On an 80-column terminal a longer line wraps, and each ``\\r`` redraw then leaves a line behind (the bar was
+    drawn 120 characters wide). The bar shrinks or goes first; the count and the time left stay."""
+    clock = iter([0.0, 0.0, 10.0])
+    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(progress.os, "get_terminal_size", lambda fd: os.terminal_size((80, 24)))
+    bar = Progress(40, "recording grades with nbgrader (2 workers)")
+    bar.step("a-student-with-a-long-name")
+    drawn = capsys.readouterr().err.split("\r")[1:]
+    assert len(drawn) == 2 and all(len(line) <= 79 for line in drawn), [len(line) for line in drawn]
+    assert "1/40" in drawn[-1] and "about 6 min left" in drawn[-1]
