@@ -25,10 +25,12 @@ class Progress:
 
     def _draw(self, label):
         """The line, within the terminal's width: a longer one wraps, and the next ``\\r`` would leave it behind.
-        The student's name at the end is cut first; the bar shrinks, and goes where fewer than 5 columns are left for
-        it; then the time left is cut."""
+        The student's name at the end is cut first; the bar is as wide as the longest line without it allows (the
+        same all along: it does not come and go as the estimate's words change), or not drawn where that leaves it
+        fewer than 5 columns."""
         columns, elapsed = min(120, _columns(sys.stderr) - 1), time.monotonic() - self.started
-        bar = min(self.width, columns - len(self._line("", 0, elapsed)) - 3)  # 3: " [" and "]"
+        longest = f"{self.title} {self.total}/{self.total} {elapsed:5.1f} s, about 88 min left "
+        bar = min(self.width, columns - len(longest) - 3)  # 3: " [" and "]"
         bar = bar if bar >= 5 else 0
         sys.stderr.write("\r" + self._line(label, bar, elapsed)[:columns].ljust(columns))
         sys.stderr.flush()
