@@ -8,7 +8,7 @@ import tempfile
 
 import pytest
 
-from . import course_builder
+from . import course_builder, ports
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions" / "self_attention"
@@ -80,6 +80,14 @@ def sandboxes_apart(request):
     with open(pathlib.Path(tempfile.gettempdir()) / f"self-attention-kit-tests-{run}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
         yield
+
+
+@pytest.fixture(scope="session")
+def kernels():
+    """Config for the Jupyter kernels a test starts: on Unix sockets in a short folder of this worker's, not on TCP
+    ports that another test's connection may take first (``tests/ports.py``)."""
+    with tempfile.TemporaryDirectory(prefix="kit-kernels-") as folder:
+        yield ports.kernel_config(folder)
 
 
 @pytest.fixture(scope="session")

@@ -5,12 +5,13 @@ import dataclasses
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+from .ports import free_port
 
 
 @dataclasses.dataclass
@@ -29,13 +30,13 @@ def jupyter_server(root, timeout=90, token=True):
 
     ``token=False``: no login at all, for pages whose scripts call the server's API (formgrader's lists), which a
     headless browser opened with the token in the URL does not pass on."""
-    port, token = _free_port(), secrets.token_hex(16) if token else ""
+    port, token = free_port(), secrets.token_hex(16) if token else ""
     with tempfile.TemporaryDirectory(prefix="kit-jupyter-") as home:
         env = {**os.environ, "JUPYTER_RUNTIME_DIR": f"{home}/runtime", "JUPYTER_CONFIG_DIR": f"{home}/config",
                "JUPYTER_DATA_DIR": f"{home}/data", "HOME": home}
         command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
                    f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={root}",
-                   f"--IdentityProvider.token={token}"]
+                   f"--IdentityProvider.token={token}", "--KernelManager.transport=ipc"]  # see tests/ports.py
         with open(f"{home}/server.log", "w") as log:
             server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
                                       start_new_session=True)
@@ -76,8 +77,3 @@ def _stop(server):
             continue
     server.wait()
 
-
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

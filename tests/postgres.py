@@ -9,9 +9,10 @@ import os
 import pathlib
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
+
+from .ports import free_port
 
 USER = "kitpostgres"
 
@@ -36,7 +37,7 @@ def postgres_server():
     if as_user:
         for path in (folder, sockets):
             shutil.chown(path, as_user.pw_uid, as_user.pw_gid)
-    port = _free_port()
+    port = free_port()
     run = lambda *args: _run(_as(as_user, [str(bin_dir / args[0]), *args[1:]]))  # noqa: E731
     run("initdb", "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
     options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
@@ -81,8 +82,3 @@ def _as(user, command):
         return command
     return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", *command]
 
-
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

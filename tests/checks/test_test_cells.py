@@ -42,10 +42,10 @@ def wrong_steps_notebook(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def ran_in_jupyter(tmp_path_factory):
+def ran_in_jupyter(tmp_path_factory, kernels):
     """The wrong notebook run top to bottom in a fresh kernel, as Jupyter or nbconvert runs it."""
     nb = wrong_steps_notebook(tmp_path_factory.mktemp("jupyter"))
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True, config=kernels,
                             resources={"metadata": {"path": str(EXERCISES)}}).execute()
     return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
             and not c.metadata["nbgrader"].get("solution")}

@@ -69,9 +69,9 @@ def test_total_points_shown_at_the_top_of_the_released_notebook(notebook):
 
 
 @pytest.mark.slow
-def test_solution_runs_top_to_bottom_with_full_marks_and_no_stderr(notebook):
+def test_solution_runs_top_to_bottom_with_full_marks_and_no_stderr(notebook, kernels):
     name, nb = notebook
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", config=kernels,
                                      resources={"metadata": {"path": str(SOLUTIONS)}})
     client.execute()
     problems = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs

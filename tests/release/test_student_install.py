@@ -136,16 +136,17 @@ def test_pytest_fails_on_stubs_and_passes_on_answers_in_a_folder_of_their_own(st
 
 
 @contextlib.contextmanager
-def student_kernel(env, folder):
+def student_kernel(env, folder, kernels):
     """A kernel manager with a kernel of ``env`` (its ipykernel) started in ``folder``, as a student's shell
-    would start it; shut down at the end."""
+    would start it, configured by ``kernels`` (the tests' Unix sockets, tests/ports.py); shut down at the end."""
     specs = folder / "kernels"
     spec = specs / "student"
     spec.mkdir(parents=True, exist_ok=True)
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [str(env.python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "student", "language": "python"}))
-    km = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]))
+    km = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
+                       config=kernels)
     try:
         km.start_kernel(env=student_environ(env), cwd=str(folder))
         yield km
@@ -176,9 +177,9 @@ WHERE_FROM = "import grader, IPython\nprint(grader.__file__, IPython.get_ipython
 
 
 @pytest.mark.parametrize("name", ENVS)
-def test_test_cells_run_in_a_kernel_of_the_environment(student_env, notebook_folders, name, tmp_path):
+def test_test_cells_run_in_a_kernel_of_the_environment(student_env, notebook_folders, name, tmp_path, kernels):
     env, (stubs, answers) = student_env[name], notebook_folders
-    with student_kernel(env, tmp_path) as km:
+    with student_kernel(env, tmp_path, kernels) as km:
         for notebook in notebooks():
             done = nbformat.read(answers / notebook, as_version=4)
             done.cells.append(nbformat.v4.new_code_cell(WHERE_FROM))

@@ -68,7 +68,7 @@ def variant(notebook, kind):
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory):
+def verdicts(tmp_path_factory, kernels):
     """{(notebook, kind): (the exercises validate failed, those the self-check failed, what validate says of each
     failed cell)}; the self-check is one pytest run over a folder per kind (one start of pytest and PyTorch)."""
     root = tmp_path_factory.mktemp("verdicts")
@@ -86,7 +86,7 @@ def verdicts(tmp_path_factory):
             said = dict(re.findall(rf"^{kind}/{re.escape(notebook)}::(\w+) (PASSED|FAILED)", checked.stdout, re.M))
             assert said.keys() == set(exercises(notebook)), checked.stdout[-3000:]  # its exercises were run
             path = root / kind / notebook
-            validated = Validator().validate(str(path))
+            validated = Validator(config=kernels).validate(str(path))
             assert not (validated.get("changed") or validated.get("type_changed")), validated
             cells = graded_cells(nbformat.read(path, as_version=4))
             failed = validated.get("failed", [])

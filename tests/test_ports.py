@@ -1,0 +1,32 @@
+"""The servers and kernels the tests start keep out of the ports that connections take theirs from
+(tests/ports.py): a port taken first kills a server or a kernel at its start."""
+import pathlib
+import socket
+
+import pytest
+from jupyter_client.manager import KernelManager
+
+from .ports import ephemeral_range, free_port
+
+
+def test_a_free_port_is_free_and_below_the_ports_connections_take():
+    port = free_port()
+    assert 10000 <= port < ephemeral_range()[0]
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", port))
+
+
+@pytest.mark.slow
+def test_a_kernel_of_the_tests_listens_on_unix_sockets_not_tcp_ports(kernels):
+    km = KernelManager(kernel_name="python3", config=kernels)
+    km.start_kernel()
+    try:
+        client = km.client()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        client.stop_channels()
+        info = km.get_connection_info()
+        assert info["transport"] == "ipc"
+        assert pathlib.Path(f"{info['ip']}-{info['shell_port']}").is_socket()
+    finally:
+        km.shutdown_kernel(now=True)
