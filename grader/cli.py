@@ -11,8 +11,9 @@ assignment self_attention (or --assignment NAME). Scores live in nbgrader's grad
 formgrader and the stock nbgrader commands see the same grades."""
 
 EPILOG = "Run 'python -m grader <command> --help' for a command's options."
-WORKERS_HELP = ("students graded at once (default: one per core this process may use: fewer where its CPU "
-                "affinity or its container's CPU quota allows fewer)")
+WORKERS_HELP = ("students graded at once (default: one per core this process may use, as many as its memory "
+                "holds at about 290 MiB each; its CPU affinity and its container's CPU quota and memory limit "
+                "count)")
 # Modules whose warnings are not for instructors.
 LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
 

@@ -23,7 +23,7 @@ from .. import records as record
 from ..counts import count
 from ..course import Course
 from ..errors import NbgraderFailed
-from ..sandbox.cgroup import usable_cores
+from ..sandbox.cgroup import usable_cores, usable_memory
 from ..sandbox.pool import SandboxUnavailable
 from ..worker import prestart_sandboxes, stop_prestarted
 from . import nbgrader_pass
@@ -34,6 +34,9 @@ from .table import grade_table
 from .unreadable import show_unreadable
 
 INVALID_SUFFIX = ".invalid"
+# A run's peak memory as its container counts it (bench/autograde_speed.py, 40 students of this course): 595 MiB
+# with one worker, 286 MiB more with each other one; the grader, nbgrader and the first worker's share make the rest.
+GRADER_MIB, WORKER_MIB = 310, 290
 NOT_JSON = ("the file could not be read as a notebook: it is not complete JSON (it may have been cut off "
             "while it was saved or uploaded, or changed outside Jupyter)")
 NOT_A_NOTEBOOK = "the file could not be read as a notebook: it is JSON, but not in the notebook format Jupyter opens"
@@ -89,6 +92,13 @@ def _gradebook_wal(course):
     if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
         with sqlite3.connect(url.database, timeout=30) as db:
             db.execute("PRAGMA journal_mode=WAL")
+
+
+def default_workers():
+    """One worker per core the grader may use, as many as fit in the memory it may use, and at least one: a
+    container of 8 cores and 1 GiB runs 2, Gradescope's 768 MB one."""
+    fit = (usable_memory() // 2**20 - GRADER_MIB) // WORKER_MIB
+    return max(1, min(usable_cores(), fit))
 
 
 def record_grades(course, fingerprints, processes, notebooks=None):
@@ -186,7 +196,7 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
         if dask is not None:
             record_grades_on_dask(course, fingerprints, dask)
         else:
-            record_grades(course, fingerprints, workers or usable_cores(),
+            record_grades(course, fingerprints, workers or default_workers(),
                           {path.name for paths in todo.values() for path in paths})
         show_unreadable(course)
         show_missing(course)

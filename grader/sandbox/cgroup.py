@@ -7,7 +7,8 @@ memory and pids controllers can be handed to children (``memory.max``, ``memory.
 Where neither is writable, the sandbox runs without a group, :func:`memory_limit` says so, and
 the walls fall back to rlimits; :func:`kill_below` then ends what a sandbox leaves behind.
 
-It also says how many cores grading may keep busy (:func:`usable_cores`): a container's CPU quota is a cgroup's.
+It also says how many cores grading may keep busy (:func:`usable_cores`) and how much memory it may hold
+(:func:`usable_memory`): a container's CPU quota and memory limit are a cgroup's.
 """
 import contextlib
 import ctypes
@@ -202,6 +203,31 @@ def _cpu_quotas():
         quota, period = (folder / "cpu.max").read_text().split()
         return -1 if quota == "max" else int(quota), int(period)
     return _up_to(mount, folder, v2_quota)
+
+
+def usable_memory():
+    """The bytes this process and its children may hold: the machine's memory, less where its group or one above it
+    has a memory limit (``docker run --memory``, a Kubernetes memory limit)."""
+    machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return min([machine, *(limit for limit in _memory_limits() if limit > 0)])
+
+
+def _memory_limits():
+    """The memory limit of this process's group and of each group above it, on cgroup v1 or v2 (-1: none; v1's
+    "none" is a number near 2**63, above any machine's memory)."""
+    v1 = _v1_path("memory")
+    if v1 is not None:
+        return _up_to(pathlib.Path("/sys/fs/cgroup", "memory"), v1,
+                      lambda folder: int((folder / "memory.limit_in_bytes").read_text()))
+    own = _v2_own()
+    if own is None:
+        return []
+    mount, folder = own
+
+    def v2_limit(folder):
+        limit = (folder / "memory.max").read_text().strip()
+        return -1 if limit == "max" else int(limit)
+    return _up_to(mount, folder, v2_limit)
 
 
 def _up_to(mount, folder, read):

@@ -1,7 +1,8 @@
-"""How many students ``autograde`` grades at once by default: one per core this process may use. Its CPU affinity
-(``taskset``, a container's cpuset) and its cgroup's CPU quota (``docker run --cpus``, a Kubernetes CPU limit)
-count: a hub's grader allowed 2 cores of a 64-core machine starts 2 warm workers, not 64 (a 2-worker run of the
-benchmark peaks at about 880 MiB)."""
+"""How many students ``autograde`` grades at once by default: one per core this process may use, as many as fit in
+the memory it may use. Its CPU affinity (``taskset``, a container's cpuset), its cgroup's CPU quota (``docker run
+--cpus``, a Kubernetes CPU limit) and memory limit (``docker run --memory``) count: a hub's grader allowed 2 cores of
+a 64-core machine starts 2 warm workers, not 64, and one allowed 1 GiB starts 2 (a 2-worker run of the benchmark
+peaks at about 880 MiB)."""
 import os
 import subprocess
 import sys
@@ -16,17 +17,36 @@ from ..course_builder import submission, submit
 PRINT_CORES = "from grader.sandbox.cgroup import usable_cores; print(usable_cores())"
 
 
+def memory_group(limit):
+    """A new group of cgroup v1's memory controller under this process's own, holding ``limit`` bytes; None where
+    none can be made."""
+    group = made_under(cgroup._v1_path("memory"))
+    if group is not None:
+        (group / "memory.limit_in_bytes").write_text(str(limit))
+    return group
+
+
 @pytest.mark.slow
 @pytest.mark.sandbox
-def test_autograde_grades_as_many_students_at_once_as_its_cpu_affinity_allows(course_copy):
-    """Two students, one core: one worker. Without a limit, the attack suite's class is graded on every core
-    (tests/sandbox/test_sandbox_attacks.py)."""
+@pytest.mark.parametrize("limit", ["one core", "Gradescope's 768 MB"])
+def test_autograde_grades_as_many_students_at_once_as_its_cores_and_memory_allow(course_copy, limit):
+    """Two students, one core or 768 MB: one worker. Without a limit, the attack suite's class is graded on every
+    core (tests/sandbox/test_sandbox_attacks.py)."""
     for student in ("ada", "bo"):
         submit(course_copy, student, submission(course_copy))
-    first_core = {min(os.sched_getaffinity(0))}
-    done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course_copy)],  # no --workers
-                          preexec_fn=lambda: os.sched_setaffinity(0, first_core), capture_output=True, text=True,
-                          timeout=600)
+    first_core, group = {min(os.sched_getaffinity(0))}, None
+    if limit == "one core":
+        limited = lambda: os.sched_setaffinity(0, first_core)  # noqa: E731
+    else:
+        group = memory_group(768 * 10**6)
+        if group is None:
+            pytest.skip("no group of cgroup v1's memory controller can be made here (it takes root, on cgroup v1)")
+        limited = lambda: enter(group)  # noqa: E731
+    try:
+        done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course_copy)],  # no --workers
+                              preexec_fn=limited, capture_output=True, text=True, timeout=600)
+    finally:
+        removed(group)
     assert done.returncode == 0, done.stderr
     assert "recording grades with nbgrader (1 worker)" in done.stderr
 
@@ -68,3 +88,49 @@ def test_a_cgroup_v2_quota_is_read_up_the_processs_own_groups(tmp_path, monkeypa
     monkeypatch.setattr(cgroup, "_v2_own", lambda: (tmp_path, folder))
     affinity = len(os.sched_getaffinity(0))
     assert cgroup.usable_cores() == (affinity if cores is None else min(cores, affinity))
+
+
+PRINT_MEMORY = "from grader.sandbox.cgroup import usable_memory; print(usable_memory())"
+MIB = 2**20
+
+
+@pytest.mark.parametrize("where", ["own", "above"])
+def test_a_memory_limit_on_the_processs_group_or_one_above_counts(where):
+    """700 MiB on the process's own cgroup v1 memory group, or on the group above it."""
+    limited = memory_group(700 * MIB)
+    if limited is None:
+        pytest.skip("no group of cgroup v1's memory controller can be made here (it takes root, on cgroup v1)")
+    inside = made_under(limited) if where == "above" else limited
+    try:
+        said = subprocess.run([sys.executable, "-c", PRINT_MEMORY], preexec_fn=lambda: enter(inside),
+                              capture_output=True, text=True, timeout=60, check=True)
+    finally:
+        removed(limited)
+    assert int(said.stdout) == 700 * MIB
+
+
+@pytest.mark.parametrize("above, own, limit", [("734003200", "max", 700 * MIB), ("max", "1073741824", 1024 * MIB),
+                                               (None, "max", None)])
+def test_a_cgroup_v2_memory_limit_is_read_up_the_processs_own_groups(tmp_path, monkeypatch, above, own, limit):
+    """cgroup v2's ``memory.max`` (bytes, or "max": no limit), from folders laid out as the unified hierarchy lays
+    them out (this machine's memory controller is v1). No limit: the machine's memory."""
+    folder = tmp_path / "pod" / "container"
+    folder.mkdir(parents=True)
+    (folder / "memory.max").write_text(own + "\n")
+    if above is not None:
+        (folder.parent / "memory.max").write_text(above + "\n")
+    monkeypatch.setattr(cgroup, "_v1_path", lambda controller: None)
+    monkeypatch.setattr(cgroup, "_v2_own", lambda: (tmp_path, folder))
+    machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert cgroup.usable_memory() == (machine if limit is None else min(limit, machine))
+
+
+@pytest.mark.parametrize("cores, mib, workers", [(8, 768, 1), (8, 1024, 2), (8, 1536, 4), (2, 24 * 1024, 2),
+                                                 (64, 32 * 1024, 64), (4, 256, 1)])
+def test_autograde_starts_a_worker_per_core_as_far_as_memory_holds_them(monkeypatch, cores, mib, workers):
+    """Gradescope's 768 MB holds one worker (595 MiB measured), 1 GiB two (881 MiB); too little memory still
+    grades, on one."""
+    from grader.autograde import run
+    monkeypatch.setattr(run, "usable_cores", lambda: cores)
+    monkeypatch.setattr(run, "usable_memory", lambda: mib * MIB)
+    assert run.default_workers() == workers

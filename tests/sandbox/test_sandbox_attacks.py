@@ -17,12 +17,12 @@ import sys
 import pytest
 
 from grader.api import autograde
+from grader.autograde.run import default_workers
 from grader.boundary import KIT_ROOT as KIT
 from grader.export import export
 from grader.records import read_all
 from grader.counts import count
 from grader.course import Course
-from grader.sandbox.cgroup import usable_cores
 
 from ..course_builder import (ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit,
                              graded_cell, worth)
@@ -162,8 +162,9 @@ def test_every_notebook_was_graded_at_the_root_level(graded):
 
 
 def test_the_class_is_graded_on_every_core_the_grader_may_use(graded):
+    """As many as its memory holds (tests/autograde/test_cores.py): on this machine, every core."""
     _, done = graded
-    assert f"recording grades with nbgrader ({count(usable_cores(), 'worker')})" in done.stderr
+    assert f"recording grades with nbgrader ({count(default_workers(), 'worker')})" in done.stderr
 
 
 def test_nothing_is_left_on_the_machine(graded):
