@@ -29,10 +29,10 @@ if __package__ in (None, ""):  # run as a script: the kit's folder on the path, 
 
 from bench.cpu import CpuGroup  # noqa: E402
 from bench.memory import MemoryGroup, TreeSampler  # noqa: E402
+from grader.autograde.run import default_workers  # noqa: E402
 from grader.course import Course, path_with_venv  # noqa: E402
 from grader.demo.generate import make_class  # noqa: E402
 from grader.demo.run import ROOT, new_course  # noqa: E402
-from grader.sandbox.cgroup import usable_cores  # noqa: E402
 
 ASSIGNMENT = "self_attention"
 STOCK_CONFIG = '''c = get_config()
@@ -161,7 +161,7 @@ def main(argv=None):
     kit = make_course(folder, "kit", submissions)
     stock_seconds, stock_peak = run(stock, [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT])
     kit_runs, outputs = {}, {}
-    for workers in (1, 2, 4) if usable_cores() >= 4 else (1, 2):
+    for workers in (1, 2, 4) if default_workers() >= 4 else (1, 2):
         kit_runs[workers] = run(kit, kit_autograde(workers))
         outputs[workers] = kept_outputs(kit)
     memory_seconds, memory_peak = run(kit, kit_autograde(2), sample_memory=True)
