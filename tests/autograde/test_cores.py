@@ -74,18 +74,24 @@ def test_a_cpu_quota_counts_as_the_cores_it_pays_for_rounded_up(quota, where, co
     assert int(said.stdout) == min(cores, len(os.sched_getaffinity(0)))
 
 
+def v2_groups(tmp_path, monkeypatch, name, own, above):
+    """This process's cgroup v2 group, as the kit reads it, made of folders laid out as the unified hierarchy lays
+    them out: a group whose file ``name`` says ``own``, in a group whose file says ``above`` (None: no such file)."""
+    folder = tmp_path / "pod" / "container"
+    folder.mkdir(parents=True)
+    (folder / name).write_text(own + "\n")
+    if above is not None:
+        (folder.parent / name).write_text(above + "\n")
+    monkeypatch.setattr(cgroup, "_v1_path", lambda controller: None)
+    monkeypatch.setattr(cgroup, "_v2_own", lambda: (tmp_path, folder))
+
+
 @pytest.mark.parametrize("above, own, cores", [("50000 100000", "max 100000", 1), ("max 100000", "150000 100000", 2),
                                                (None, "max 100000", None)])
 def test_a_cgroup_v2_quota_is_read_up_the_processs_own_groups(tmp_path, monkeypatch, above, own, cores):
     """cgroup v2's ``cpu.max`` ("<quota> <period>", or "max <period>": no quota), read from folders laid out as the
     unified hierarchy lays them out: no test here can set one in a real group (this machine's cpu controller is v1)."""
-    folder = tmp_path / "pod" / "container"
-    folder.mkdir(parents=True)
-    (folder / "cpu.max").write_text(own + "\n")
-    if above is not None:
-        (folder.parent / "cpu.max").write_text(above + "\n")
-    monkeypatch.setattr(cgroup, "_v1_path", lambda controller: None)
-    monkeypatch.setattr(cgroup, "_v2_own", lambda: (tmp_path, folder))
+    v2_groups(tmp_path, monkeypatch, "cpu.max", own, above)
     affinity = len(os.sched_getaffinity(0))
     assert cgroup.usable_cores() == (affinity if cores is None else min(cores, affinity))
 
@@ -114,13 +120,7 @@ def test_a_memory_limit_on_the_processs_group_or_one_above_counts(where):
 def test_a_cgroup_v2_memory_limit_is_read_up_the_processs_own_groups(tmp_path, monkeypatch, above, own, limit):
     """cgroup v2's ``memory.max`` (bytes, or "max": no limit), from folders laid out as the unified hierarchy lays
     them out (this machine's memory controller is v1). No limit: the machine's memory."""
-    folder = tmp_path / "pod" / "container"
-    folder.mkdir(parents=True)
-    (folder / "memory.max").write_text(own + "\n")
-    if above is not None:
-        (folder.parent / "memory.max").write_text(above + "\n")
-    monkeypatch.setattr(cgroup, "_v1_path", lambda controller: None)
-    monkeypatch.setattr(cgroup, "_v2_own", lambda: (tmp_path, folder))
+    v2_groups(tmp_path, monkeypatch, "memory.max", own, above)
     machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert cgroup.usable_memory() == (machine if limit is None else min(limit, machine))
 
