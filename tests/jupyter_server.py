@@ -76,4 +76,3 @@ def _stop(server):
         except subprocess.TimeoutExpired:
             continue
     server.wait()
-

@@ -21,16 +21,19 @@ def ephemeral_range():
 
 
 def free_port():
-    """A port of 127.0.0.1 that is free now and below the ephemeral range, so no outgoing connection takes it."""
-    low, _ = ephemeral_range()
-    for port in random.sample(range(10000, low), 200):
+    """A port of 127.0.0.1 that is free now and below the ephemeral range, so no outgoing connection takes it; any
+    free port where the ephemeral range leaves no room below it."""
+    below = range(10000, ephemeral_range()[0])
+    for port in random.sample(below, min(200, len(below))):
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
             return port
-    raise RuntimeError(f"no free port of 127.0.0.1 between 10000 and {low}")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def kernel_config(folder):

@@ -81,4 +81,3 @@ def _as(user, command):
     if user is None:
         return command
     return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", *command]
-

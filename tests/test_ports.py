@@ -10,6 +10,8 @@ from .ports import ephemeral_range, free_port
 
 
 def test_a_free_port_is_free_and_below_the_ports_connections_take():
+    if ephemeral_range()[0] <= 10000:
+        pytest.skip(f"the ephemeral range {ephemeral_range()} leaves no room below it")
     port = free_port()
     assert 10000 <= port < ephemeral_range()[0]
     with socket.socket() as server:
