@@ -1,5 +1,5 @@
 # Two commands on a fresh machine: `make demo` (the demo class, graded end to end) and `make test` (every test,
-# as CI runs them). `make check` is the inner loop: the tests not marked slow, in under a minute.
+# as CI runs them). `make check` is the inner loop: the tests not marked slow, in about a minute.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -37,7 +37,7 @@ test: student-envs
 	@$(PY) -m compileall -q grader tests
 	$(PY) -m pytest -q -n $(WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
-# One worker per core: serial, the fast tests took 70 s on two cores; with two workers, 47 s.
+# One worker per core: serial, the fast tests took 70 s on two cores; with two workers, 46 to 60 s.
 check: $(STAMP)
 	@$(PY) -m compileall -q grader tests
 	$(PY) -m pytest -q -m "not slow" -n $$(nproc) --dist loadscope --no-loadscope-reorder tests
