@@ -3,6 +3,7 @@ the memory it may use. Its CPU affinity (``taskset``, a container's cpuset), its
 --cpus``, a Kubernetes CPU limit) and memory limit (``docker run --memory``) count: a hub's grader allowed 2 cores of
 a 64-core machine starts 2 warm workers, not 64, and one allowed 1 GiB starts 2 (a 2-worker run of the benchmark
 peaks at about 880 MiB)."""
+import functools
 import os
 import subprocess
 import sys
@@ -34,14 +35,14 @@ def test_autograde_grades_as_many_students_at_once_as_its_cores_and_memory_allow
     core (tests/sandbox/test_sandbox_attacks.py)."""
     for student in ("ada", "bo"):
         submit(course_copy, student, submission(course_copy))
-    first_core, group = {min(os.sched_getaffinity(0))}, None
+    group = None
     if limit == "one core":
-        limited = lambda: os.sched_setaffinity(0, first_core)  # noqa: E731
+        limited = functools.partial(os.sched_setaffinity, 0, {min(os.sched_getaffinity(0))})
     else:
         group = memory_group(768 * 10**6)
         if group is None:
             pytest.skip("no group of cgroup v1's memory controller can be made here (it takes root, on cgroup v1)")
-        limited = lambda: enter(group)  # noqa: E731
+        limited = functools.partial(enter, group)
     try:
         done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course_copy)],  # no --workers
                               preexec_fn=limited, capture_output=True, text=True, timeout=600)
