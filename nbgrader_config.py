@@ -7,7 +7,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
 
 from grader.autograde.flags import FlagForReview
 from grader.autograde.metadata import CheckCellMetadataOnce
-from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute
+from grader.autograde.preprocessors import DetectTampering, QuietOverwriteCells, SandboxExecute, ValidNotebook
 from grader.exchange import RegularFilesCollect
 from grader.feedback.exporter import FeedbackExporter
 from grader.feedback.preprocessor import KitFeedback
@@ -44,7 +44,11 @@ c.Autograde.sanitize_preprocessors = [ClearOutput, DetectTampering, DeduplicateI
 # Submissions run in the kit's sandbox (see grader/sandbox), not in nbgrader's kernel. What needs a person
 # (timed out, crashed, changed test cells, files not handed in or not readable) is flagged in the gradebook.
 c.Autograde.autograde_preprocessors = [SandboxExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput,
-                                       SaveAutoGrades, FlagForReview, AssignLatePenalties, CheckCellMetadataOnce]
+                                       ValidNotebook, SaveAutoGrades, FlagForReview, AssignLatePenalties,
+                                       CheckCellMetadataOnce]
+# In autograde, nbconvert validates a notebook once after all of a pass's steps, not after each (15 validations a
+# notebook down to 3, ValidNotebook's among them): a notebook made invalid still stops before SaveAutoGrades.
+c.Autograde.Exporter.optimistic_validation = True
 c.SandboxExecute.memory_bytes = 2 << 30
 c.SandboxExecute.unit_seconds = 10
 c.SandboxExecute.notebook_seconds = 60

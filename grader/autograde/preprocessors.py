@@ -47,6 +47,20 @@ class QuietOverwriteCells(OverwriteCells):
         self.log.debug("Restored the %s of cell %s from the instructor's copy", attr, name)
 
 
+class ValidNotebook(NbGraderPreprocessor):
+    """Validate the notebook against its format's schema, as nbconvert does after every step unless told to be
+    optimistic (nbgrader_config.py: once after all of them). Placed before the first step that writes grades to
+    the gradebook, so that a notebook an earlier step made invalid stops there, with nothing recorded."""
+
+    def preprocess(self, nb, resources):
+        try:
+            nbformat.validate(nb, relax_add_props=True)
+        except nbformat.ValidationError:
+            self.log.error("The notebook is invalid before its grades are saved")
+            raise
+        return nb, resources
+
+
 class SandboxExecute(NbGraderPreprocessor):
     """Run the submission's code cells in order in the sandbox; grade each test cell where it stands."""
 
