@@ -1,5 +1,7 @@
 """Running the cases: planned once, run by a sandbox or here, the source cases read from the notebook's code."""
+import copy
 import functools
+import json
 
 from . import plain
 from .scoring import judge_parts
@@ -16,7 +18,27 @@ def plan(parts):
 
 @functools.cache
 def _plan(parts):
-    return [(part, part.cases()) for part in parts]
+    return Plan((part, part.cases()) for part in parts)
+
+
+class Plan(list):
+    """Every part's cases, in order: [(part, [case, ...]), ...]."""
+
+    @functools.cached_property
+    def asked(self):
+        """(requests, places): what the process that runs the student's code is asked, each distinct request once
+        (every case's but the source cases'), and the place in ``requests`` of each of those cases, in plan order:
+        cases that make the same call (a visible and a hidden one, say) share its outcome."""
+        requests, seen, places = [], {}, []
+        for _, cases in self:
+            for case in cases:
+                if case.probe != "source":
+                    request = case.request()
+                    place = seen.setdefault(json.dumps(request, sort_keys=True), len(requests))
+                    if place == len(requests):
+                        requests.append(request)
+                    places.append(place)
+        return requests, places
 
 
 def grade_locally(parts, obj, sources=None):
@@ -26,8 +48,9 @@ def grade_locally(parts, obj, sources=None):
 
 
 def sandbox_requests(planned):
-    """The requests for the process that runs the student's code: every case but the source ones."""
-    return [case.request() for _, cases in planned for case in cases if case.probe != "source"]
+    """The requests for the process that runs the student's code: every case's but the source ones', each distinct
+    request once (see :attr:`Plan.asked`)."""
+    return list(planned.asked[0])
 
 
 def with_source_outcomes(planned, outcomes, sources):
@@ -35,13 +58,15 @@ def with_source_outcomes(planned, outcomes, sources):
     outcomes, read from ``sources`` (the notebook's code cells that ran before the test cell; None
     when they are not available, and the source cases then fail, saying why)."""
     from .policy import source_outcome
-    merged, others = [], iter(outcomes)
+    merged, places, shared = [], iter(planned.asked[1]), set()
     for _, cases in planned:
         for case in cases:
             if case.probe == "source":
                 merged.append(UNREADABLE if sources is None else source_outcome(case.params["name"], sources))
             else:
-                merged.append(next(others))
+                place = next(places)
+                merged.append(copy.deepcopy(outcomes[place]) if place in shared else outcomes[place])
+                shared.add(place)
     return merged
 
 
