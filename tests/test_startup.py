@@ -55,7 +55,7 @@ def test_autograde_of_a_released_assignment_with_nothing_to_grade_loads_no_pytor
 @pytest.mark.slow  # one notebook graded
 def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy):
     """A run that grades one notebook plans that notebook's exercises before its grading processes are forked, not
-    all of them (planning every exercise: about a second more of CPU, PyTorch's sympy among it)."""
+    all of them (planning every exercise: seconds more of CPU)."""
     from grader.course import Course
     numpy_notebook = "03_attention_in_numpy.ipynb"
     course = Course.at(course_copy, "self_attention")
@@ -69,3 +69,16 @@ def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy)
     assert done.returncode == 0, done.stderr
     assert "graded 1 notebook of 1 student" in done.stderr
     assert int(done.stdout.split()[-1]) == len(course.released_exercises()[numpy_notebook]) == 4
+
+
+@pytest.mark.slow  # the solution notebooks run in a new process, PyTorch imported: seconds
+def test_planning_a_notebook_that_draws_nothing_imports_no_matplotlib():
+    """The reference answers run the solution notebook; matplotlib (pyplot: about a second of CPU) is imported, on
+    Agg, for the notebooks that draw only."""
+    found = subprocess.run([sys.executable, "-c", "import sys; from grader.reference import namespace; "
+                            "namespace('01_attention_basics.ipynb'); print('matplotlib' in sys.modules); "
+                            "namespace('02_self_attention_step_by_step.ipynb'); import matplotlib; "
+                            "print(matplotlib.get_backend().lower(), 'matplotlib.pyplot' in sys.modules)"],
+                           capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.split() == ["False", "agg", "True"]

@@ -185,16 +185,20 @@ def random_state(rng, E):
 
 
 def torch_output(state, x, H, causal=False, key_padding_mask=None):
-    """What nn.MultiheadAttention(E, H, batch_first=True) computes with this state dict."""
-    E, T = x.shape[-1], x.shape[-2]
+    """What nn.MultiheadAttention(E, H, batch_first=True) computes with this state dict. A key padding mask goes in
+    as part of the attention mask, one for each batch entry and head, as PyTorch merges the two itself (the same
+    numbers, to the bit): given as ``key_padding_mask``, PyTorch's check of it imports SymPy, a second of CPU."""
+    B, T, E = x.shape
     mha = nn.MultiheadAttention(E, H, batch_first=True)
     mha.load_state_dict({k: torch.from_numpy(v) for k, v in state.items()})
     mha.eval()
     x = torch.from_numpy(x)
     mask = torch.ones(T, T).triu(1).bool() if causal else None
-    kpm = None if key_padding_mask is None else torch.from_numpy(key_padding_mask)
+    if key_padding_mask is not None:
+        ignored = torch.from_numpy(key_padding_mask)[:, None, None, :]  # (B, 1, 1, T): keys ignored by every query
+        mask = (ignored if mask is None else ignored | mask).expand(B, H, T, T).reshape(B * H, T, T)
     with torch.no_grad():
-        out, _ = mha(x, x, x, key_padding_mask=kpm, need_weights=False, attn_mask=mask, is_causal=causal)
+        out, _ = mha(x, x, x, need_weights=False, attn_mask=mask, is_causal=causal and key_padding_mask is None)
     return out.numpy()
 
 

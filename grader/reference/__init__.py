@@ -32,15 +32,19 @@ def of(notebook):
 
 @functools.cache
 def namespace(notebook):
-    """Run every code cell of the instructor's ``notebook`` but its test cells, in order, quietly."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Run every code cell of the instructor's ``notebook`` but its test cells, in order, quietly; a notebook that
+    draws draws on Agg (matplotlib is imported only for those: pyplot's import is about a second of CPU)."""
     path = next(registry.SOLUTIONS.glob(f"*/{notebook}"))
+    cells = [cell.source for cell in read(path).cells if cell.cell_type == "code" and not is_test_cell(cell)]
+    draws = any("matplotlib" in source for source in cells)
+    if draws:
+        import matplotlib
+        matplotlib.use("Agg")
     names = {"__name__": f"solutions.{path.stem}"}
     with contextlib.redirect_stdout(io.StringIO()):
-        for cell in read(path).cells:
-            if cell.cell_type == "code" and not is_test_cell(cell):
-                run_cell(cell.source, names, path.name)
-    plt.close("all")
+        for source in cells:
+            run_cell(source, names, path.name)
+    if draws:
+        import matplotlib.pyplot as plt
+        plt.close("all")
     return names
