@@ -99,8 +99,8 @@ def graded_with_old_matplotlib(released_course, tmp_path_factory):
     cell.source = OLD_MATPLOTLIB + cell.source
     submit(course, "ada", nb, STEPS)
     with open(course / "nbgrader_config.py", "a") as config:
-        # The kit's own 10 s a unit, not the test courses' 4: show_heatmaps' 11 probes once ended as timed out in a
-        # full `make test`, under its load, where this test is about the grader's error.
+        # The kit's own 10 s a unit, not the test courses' 4: show_heatmaps' probes (then 11) once ended as timed out
+        # in a full `make test`, under its load, where this test is about the grader's error.
         config.write("c.SandboxExecute.unit_seconds = 10\n")
     run = autograde(course)
     assert run.returncode == 0, run.stdout + run.stderr
