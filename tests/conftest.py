@@ -18,11 +18,12 @@ EXERCISES = ROOT / "exercises" / "self_attention"
 os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
-# The modules that check that no sandbox of the root level (user nobody) is left on the machine: under ``make test``
-# they run one after another on one worker, while no other module runs a sandbox (``sandboxes_apart``).
-# test_isolation_levels.py looks for the processes of a user of its own, and runs beside the others. The two are
-# marked ``sandbox_alone`` from here, the one place that names them, because pytest-xdist's scheduler sees only
-# the tests' ids.
+# The modules whose grades hang on timing: the attack suite's memory bombs and crashes must end as themselves within
+# a unit's 10 s, and the resilience test kills a grader while a sandbox runs. Under ``make test`` they run first,
+# one after another on one worker, while no ``sandbox`` module runs (``sandboxes_apart``). Their checks that nothing
+# is left look at their own graders' processes only (tests/sandbox/leftovers.py), so another module's sandbox, of
+# the same user, cannot fail them. They are marked ``sandbox_alone`` from here, the one place that names them,
+# because pytest-xdist's scheduler sees only the tests' ids.
 SANDBOX_ALONE = ("test_grader_resilience.py", "test_sandbox_attacks.py")
 # The modules that take minutes on one worker (``--durations``): started first among their kind, so that none
 # of them is left running alone at the end. Not test_student_install.py: it waits for the students'
@@ -70,8 +71,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="module", autouse=True)
 def sandboxes_apart(request):
-    """Under pytest-xdist (``make test``), a module marked ``sandbox_alone`` (it checks that no sandbox is left
-    on the machine) runs while no other module runs a sandbox; ``sandbox`` modules run side by side."""
+    """Under pytest-xdist (``make test``), a module marked ``sandbox_alone`` runs while no ``sandbox`` module
+    runs; ``sandbox`` modules run side by side."""
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     alone = request.node.get_closest_marker("sandbox_alone") is not None
     if run is None or not (alone or request.node.get_closest_marker("sandbox")):

@@ -3,6 +3,7 @@
 One class, graded by three graders in turn: the first is killed half-way; the next two start at the same time, so
 that one of them takes over where the killed one stopped while the other waits for it, then finds the work done.
 """
+import contextlib
 import os
 import signal
 import sqlite3
@@ -14,6 +15,7 @@ import psutil
 import pytest
 
 from ..course_builder import ASSIGNMENT, make_course, records, submission, submit
+from .leftovers import still_running, tree
 
 pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
@@ -21,6 +23,7 @@ WRONG = "def attention_scores(queries, keys):\n    return queries @ keys\n"
 # Two of each kind: the grader killed once two students are done leaves most of the class to the next ones.
 CLASS = {f"s{n:02d}": kind for n, kind in enumerate(["right", "stub", "wrong"] * 2)}
 EXPECTED = {"right": 24.0, "stub": 0.0, "wrong": 21.0}
+NOBODY = 65534  # the root level's sandbox user
 
 
 def class_course(course):
@@ -52,34 +55,52 @@ def assert_graded_once_and_right(course):
     assert dict(scores) == {s: EXPECTED[k] for s, k in CLASS.items()}
 
 
-def no_sandbox_left():
-    return [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == 65534]
+def sandbox_running(grader):
+    """Whether one of the grader's processes runs as nobody, the root level's sandbox user, now."""
+    with contextlib.suppress(psutil.NoSuchProcess):
+        return any(process.uids().real == NOBODY for process in tree(psutil.Process(grader.pid)))
+    return False
+
+
+def kill(grader):
+    """SIGKILL the grader's process group; return the users its processes ran as, and those of its processes that
+    still run ten seconds on. The group is stopped first, so that the processes looked at are every one the grader
+    had: those still running after are its own, not another test's (other modules' sandboxes run meanwhile)."""
+    os.killpg(grader.pid, signal.SIGSTOP)
+    processes = tree(psutil.Process(grader.pid))
+    users = set()
+    for process in processes:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            users.add(process.uids().real)
+    os.killpg(grader.pid, signal.SIGKILL)
+    grader.wait()
+    return users, still_running(processes)
 
 
 @pytest.fixture(scope="module")
 def stressed(released_course, tmp_path_factory):
     """The class's course after its grader was killed half-way and two graders then ran at once: {"course",
-    "done at the kill", "sandboxes left", "graders": their (exit code, standard error)}."""
+    "done at the kill", "users" (of the killed grader's processes), "processes left" (of them, running
+    ten seconds on), "graders": their (exit code, standard error)}."""
     course = class_course(make_course(released_course, tmp_path_factory.mktemp("stress") / "course"))
     killed = start_grader(course)
     markers = course / "grading" / ASSIGNMENT
     deadline = time.monotonic() + 300
-    while len(list(markers.glob("*/.complete"))) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    os.killpg(killed.pid, signal.SIGKILL)
-    killed.wait()
+    while not (len(list(markers.glob("*/.complete"))) >= 2 and sandbox_running(killed)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    users, left = kill(killed)
     done_at_kill = len(list(markers.glob("*/.complete")))
-    time.sleep(0.5)
-    left = no_sandbox_left()
     graders = [start_grader(course), start_grader(course)]
     errors = [grader.communicate(timeout=600)[1] for grader in graders]
-    return {"course": course, "done at the kill": done_at_kill, "sandboxes left": left,
+    return {"course": course, "done at the kill": done_at_kill, "users": users,
+            "processes left": left,
             "graders": [(grader.returncode, said) for grader, said in zip(graders, errors)]}
 
 
 def test_killed_grader_loses_and_duplicates_nothing(stressed):
     assert 0 < stressed["done at the kill"] < len(CLASS), "killed in the middle of the class"
-    assert stressed["sandboxes left"] == []
+    assert NOBODY in stressed["users"], "the grader was killed while a sandbox ran"
+    assert stressed["processes left"] == []
     assert all(code == 0 for code, _ in stressed["graders"]), [errors[-2000:] for _, errors in stressed["graders"]]
     assert_graded_once_and_right(stressed["course"])
 

@@ -27,7 +27,7 @@ from grader.course import Course
 from ..course_builder import (ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit,
                              graded_cell, worth)
 from .attacks import ATTACKS, SECRET, SHARED_MEMORY, WALL_SPIES, WRONG
-from .leftovers import leftovers, processes_of
+from .leftovers import leftovers, orphans_adopted
 
 pytestmark = pytest.mark.slow  # and sandbox_alone (tests/conftest.py)
 
@@ -67,10 +67,11 @@ def graded(released_course, tmp_path_factory):
     for student in TAMPERING:
         submit(course, student, tampered(course, student))
     submit(course, "broken", "{\"cells\": [")
-    done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course)], capture_output=True,
-                          text=True, timeout=600, env={**os.environ, SECRET: "1"})
+    with orphans_adopted() as left:
+        done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course)],
+                              capture_output=True, text=True, timeout=600, env={**os.environ, SECRET: "1"})
     assert done.returncode == 0, done.stderr[-3000:]
-    return course, done
+    return course, done, left
 
 
 def _release(course):
@@ -79,7 +80,7 @@ def _release(course):
 
 
 def test_sound_submissions_keep_their_grades(graded):
-    course, _ = graded
+    course, *_ = graded
     found = records(course)
     assert found["good"].score == worth(BASICS) and found["good"].status == "graded" and not found["good"].tampered
     assert found["stubs"].score == 0 and not found["stubs"].tampered
@@ -88,7 +89,7 @@ def test_sound_submissions_keep_their_grades(graded):
 
 @pytest.mark.parametrize("student", {**ATTACKS, **SHARED_MEMORY})
 def test_attack_scores_nothing_with_a_clear_status(graded, student):
-    course, _ = graded
+    course, *_ = graded
     entry = records(course)[student]
     target = exercise(entry, "attention_scores")
     status = {**ATTACKS, **SHARED_MEMORY}[student][1]
@@ -106,7 +107,7 @@ def test_attack_scores_nothing_with_a_clear_status(graded, student):
 
 @pytest.mark.parametrize("student", TAMPERING)
 def test_tampered_test_cell_is_graded_from_the_instructors_copy_and_reported(graded, student):
-    course, _ = graded
+    course, *_ = graded
     entry = records(course)[student]
     assert {"grade_id": "attention_scores_test", "change": TAMPERING[student]} in entry.tampered
     assert exercise(entry, "attention_scores").score == 0
@@ -114,13 +115,13 @@ def test_tampered_test_cell_is_graded_from_the_instructors_copy_and_reported(gra
 
 
 def test_untouched_submissions_raise_no_tamper_warning(graded):
-    course, _ = graded
+    course, *_ = graded
     sound = [r for r in read_all(Course.at(course)) if r.student not in TAMPERING]
     assert all(r.tampered == [] for r in sound)
 
 
 def test_invalid_notebook_is_recorded_not_lost(graded):
-    course, _ = graded
+    course, *_ = graded
     entry = records(course)["broken"]
     assert entry.status == "invalid" and entry.score == 0
     assert "could not be read" in entry.reason
@@ -129,13 +130,13 @@ def test_invalid_notebook_is_recorded_not_lost(graded):
 
 
 def test_flood_of_output_is_capped(graded):
-    course, _ = graded
+    course, *_ = graded
     autograded = course / "autograded" / "flooder" / ASSIGNMENT / "01_attention_basics.ipynb"
     assert autograded.stat().st_size < 200_000
 
 
 def test_gradebook_survives_and_holds_every_student(graded):
-    course, _ = graded
+    course, *_ = graded
     with sqlite3.connect(course / "gradebook.db") as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         graded_students = {row[0] for row in db.execute(
@@ -147,13 +148,13 @@ def test_gradebook_survives_and_holds_every_student(graded):
 def test_wall_holds(graded, spy):
     """/proc shows the sandbox's processes only, /proc/self/environ holds nothing of the grader's,
     nothing outside the scratch folders can be written, nothing of the kit but its student-safe part read."""
-    course, _ = graded
+    course, *_ = graded
     target = exercise(records(course)[spy], "attention_scores")
     assert (target.status, target.score) == ("graded", 3), target.reason
 
 
 def test_every_notebook_was_graded_at_the_root_level(graded):
-    course, _ = graded
+    course, *_ = graded
     assert {r.isolation.split(";")[0] for r in read_all(Course.at(course)) if r.status != "invalid"} == {"root"}
     with open(export(course, ASSIGNMENT), newline="") as table:
         levels = {row["isolation"].split(";")[0] for row in csv.DictReader(table)
@@ -163,20 +164,20 @@ def test_every_notebook_was_graded_at_the_root_level(graded):
 
 def test_the_class_is_graded_on_every_core_the_grader_may_use(graded):
     """As many as its memory holds (tests/autograde/test_cores.py): on this machine, every core."""
-    _, done = graded
+    _, done, _ = graded
     assert f"recording grades with nbgrader ({count(default_workers(), 'worker')})" in done.stderr
 
 
 def test_nothing_is_left_on_the_machine(graded):
-    course, _ = graded
-    assert processes_of(65534) == []  # nobody, the root level's sandbox user
+    course, _, left = graded
+    assert left == []  # of the grader's processes, after it exits
     assert leftovers(HOME, course) == (False, [])
 
 
 def test_rerun_changes_nothing(graded, capsys):
     """The rerun in this process: what it decides is the test, not the command line's start (``graded`` runs
     that); with nothing new to grade it starts no grading process and no sandbox."""
-    course, _ = graded
+    course, *_ = graded
     before = {r.student: r for r in read_all(Course.at(course))}
     with sqlite3.connect(course / "gradebook.db") as db:
         grades = db.execute("SELECT * FROM grade ORDER BY id").fetchall()
@@ -190,7 +191,7 @@ def test_rerun_changes_nothing(graded, capsys):
 
 
 def test_export_tells_real_zeros_from_scores_that_need_attention(graded):
-    course, _ = graded
+    course, *_ = graded
     with open(export(course, ASSIGNMENT)) as table:
         rows = {(r["student"], r["exercise"]): r for r in csv.DictReader(table)}
     crashed = rows[("exiter", "attention_scores")]
@@ -207,7 +208,7 @@ def test_export_tells_real_zeros_from_scores_that_need_attention(graded):
 def test_feedback_explains_the_mistake_and_leaks_no_hidden_test(graded):
     from grader.checks.misconceptions import MISCONCEPTIONS
     from grader.feedback import feedback
-    course, _ = graded
+    course, *_ = graded
     pages = {p.parent.parent.name: p.read_text() for p in feedback(course, ASSIGNMENT) if p.stem.startswith("01")}
     assert "without transposing the keys" in pages["patcher"]
     assert MISCONCEPTIONS["scores_no_transpose"].explanation.split(".")[0] in pages["patcher"]
