@@ -8,7 +8,7 @@ import tempfile
 
 import pytest
 
-from . import course_builder, ports
+from . import ports
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions" / "self_attention"
@@ -116,6 +116,7 @@ def made_once(tmp_path_factory, name, make):
 def released_course(tmp_path_factory):
     """The kit's course released once for the run, with test limits; never changed: copy it
     (``course_builder.make_course``, or the ``course_copy`` fixture)."""
+    from . import course_builder
     return made_once(tmp_path_factory, "released", lambda folder: course_builder.release_course(folder / "course"))
 
 
@@ -137,10 +138,12 @@ def student_release(tmp_path_factory):
 @pytest.fixture
 def course_copy(released_course, tmp_path):
     """A released course of this test's own."""
+    from . import course_builder
     return course_builder.make_course(released_course, tmp_path / "course")
 
 
 @pytest.fixture(scope="session")
 def empty_gradebook(tmp_path_factory):
     """A new, empty gradebook file made once for the run: copy it to a course's gradebook.db."""
+    from . import course_builder
     return made_once(tmp_path_factory, "gradebook", course_builder.empty_gradebook)

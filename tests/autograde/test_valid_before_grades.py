@@ -26,6 +26,7 @@ c.Autograde.autograde_preprocessors = [c.Autograde.autograde_preprocessors[0], B
 """
 
 
+@pytest.mark.slow
 def test_a_notebook_made_invalid_before_the_grades_records_none(course_copy):
     with open(course_copy / "nbgrader_config.py", "a") as config:
         config.write(BREAK_AFTER_THE_RUN)
