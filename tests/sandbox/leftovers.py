@@ -1,5 +1,5 @@
-"""What a graded class may not leave on the machine: processes of the user its sandboxes ran as, a shared memory
-segment, the scribbler's probe files."""
+"""What a graded class may not leave on the machine: processes of its grader's, or of the user its sandboxes ran as,
+a shared memory segment, the scribbler's probe files."""
 import contextlib
 import ctypes
 import os
