@@ -10,6 +10,9 @@ import pytest
 
 from . import ports
 
+# course_builder (PyTorch and nbgrader with it, 6 s) is imported by the fixtures that use it, not here: pytest-xdist's
+# first process, which only hands the tests out, then starts the workers in under a second.
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions" / "self_attention"
 EXERCISES = ROOT / "exercises" / "self_attention"
