@@ -47,9 +47,10 @@ def start_sandbox(course):
 
 def prestart_sandboxes(course, count):
     """``count`` warm workers started now, for grading processes that this process forks later (each adopts one
-    with :func:`adopt_sandbox`): they import PyTorch and warm up while this process does its own work."""
-    from .sandbox.pool import Worker
-    _prestarted.extend(Worker(_isolation(course)) for _ in range(count))
+    with :func:`adopt_sandbox`): they import PyTorch and warm up, once for all of them, while this process does
+    its own work."""
+    from .sandbox.pool import start_workers
+    _prestarted.extend(start_workers(_isolation(course), count))
     return list(_prestarted)
 
 

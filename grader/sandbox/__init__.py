@@ -1,8 +1,9 @@
 """The sandbox: student code runs in forked, isolated processes of a warm worker; verdicts are made outside.
 
-Grader's process   pool.py (warm workers, a job each) -> zygote.py (the worker: imports torch once,
-                   picks a level with levels.py, runs each job's units against a deadline, restarts
-                   a sandbox that dies); forkserver.py forks the sandboxes, before any job exists.
+Grader's process   pool.py (warm workers, a job each) -> zygote.py (imports torch and picks a level with
+                   levels.py once, then forks the warm workers; each runs its jobs' units against a
+                   deadline, restarts a sandbox that dies); forkserver.py forks a worker's sandboxes,
+                   before any job exists.
 Walls              levels.py (root, userns, landlock, none: which walls, in what order), isolation.py
                    (namespaces, covering mounts, read-only mounts, rlimits, nobody), landlock.py,
                    seccomp.py, cgroup.py (memory and processes). What stays readable of the kit is

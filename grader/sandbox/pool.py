@@ -1,8 +1,11 @@
 """The grader's side of the sandbox: warm workers started once, each job run on a free one."""
 import contextlib
+import fcntl
 import os
 import pathlib
 import queue
+import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,24 +51,55 @@ def worker_folder():
     return tempfile.mkdtemp(prefix=f"{WORKER_FOLDER}{os.getpid()}-")
 
 
-class Worker:
-    """One warm worker process (see zygote.py) and its pipes, at ``isolation`` ('auto' or a level)."""
+def start_workers(isolation="auto", count=1):
+    """``count`` warm workers (see zygote.py) at ``isolation`` ('auto' or a level), forked from one process that
+    imports and warms up once for all of them: the second and later cost a fork, not another PyTorch import."""
+    folders = [worker_folder() for _ in range(count)]
+    pipes = [(_pipe(), _pipe()) for _ in range(count)]  # each worker's jobs in, its results out
+    theirs = [fd for (jobs, _), (_, results) in pipes for fd in (jobs, results)]
+    arguments = [isolation]
+    for ((jobs, _), (_, results)), folder in zip(pipes, folders):
+        arguments += [str(jobs), str(results), folder]
+    warm_up = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", *arguments],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               pass_fds=theirs, cwd=pathlib.Path(__file__).resolve().parents[2],
+                               env=worker_environment(folders[0]))
+    for fd in theirs:
+        os.close(fd)
+    return [Worker(isolation, warm_up, os.fdopen(jobs, "wb"), os.fdopen(results, "rb"), folder)
+            for ((_, jobs), (results, _)), folder in zip(pipes, folders)]
 
-    def __init__(self, isolation="auto"):
-        self.folder = worker_folder()
-        self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", isolation],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                        cwd=pathlib.Path(__file__).resolve().parents[2],
-                                        env=worker_environment(self.folder))
-        self.setting, self.isolation = isolation, None
+
+def _pipe():
+    """A pipe whose ends are not 0, 1 or 2 (taken when this process runs with one of them closed): the warm-up
+    process's own standard streams would replace them."""
+    ends = []
+    for fd in os.pipe():
+        if fd <= 2:
+            fd, low = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3), fd
+            os.close(low)
+        ends.append(fd)
+    return tuple(ends)
+
+
+class Worker:
+    """One warm worker process and its pipes, forked by ``warm_up`` (the process that :func:`start_workers`
+    started): ``pid`` is known from its hello."""
+
+    def __init__(self, setting, warm_up, jobs, results, folder):
+        self.setting, self.isolation, self.pid, self._pidfd = setting, None, None, None
+        self.warm_up, self.jobs, self.results, self.folder = warm_up, jobs, results, folder
+        self.owner = os.getpid()  # the process that started warm_up, the only one to stop it
 
     def start(self):
         """Wait for the worker's hello: its isolation level, or why the sandbox cannot start here."""
         if self.isolation is None:
             try:
-                hello = protocol.read(self.process.stdout.fileno(), 1 << 14)
+                hello = protocol.read(self.results.fileno(), 1 << 14)
             except (OSError, protocol.ProtocolError) as error:
                 raise WorkerDied(str(error)) from None
+            self.pid = hello.get("pid")
+            self._pidfd = _child_of(self.pid, self.warm_up.pid)
             if not hello.get("ready"):
                 raise SandboxUnavailable(hello.get("error"))
             self.isolation = hello.get("isolation")
@@ -73,21 +107,43 @@ class Worker:
     def run(self, job):
         self.start()
         try:
-            protocol.write(self.process.stdin.fileno(), job)
-            self.process.stdin.flush()
-            return {**protocol.read(self.process.stdout.fileno(), MAX_RESULT_BYTES), "isolation": self.isolation}
+            protocol.write(self.jobs.fileno(), job)
+            return {**protocol.read(self.results.fileno(), MAX_RESULT_BYTES), "isolation": self.isolation}
         except (OSError, protocol.ProtocolError) as error:
             raise WorkerDied(str(error)) from None
 
     def close(self):
-        self.process.kill()
-        self.process.wait()  # in a process that adopted it (grader.worker.adopt_sandbox), its parent reaps it
+        """Kill the worker and wait until it is gone; in the process that started them, kill its warm-up process
+        too, and with it the workers it forked that no one closed."""
+        if self._pidfd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            select.select([self._pidfd], [], [], 10)  # readable once the worker has exited
+            os.close(self._pidfd)
+            self._pidfd = None
+        if os.getpid() == self.owner:
+            self.warm_up.kill()
+            self.warm_up.wait()
+        self.forget()
         levels.remove_tree(self.folder)
 
     def forget(self):
         """Close this process's copies of the worker's pipes, leaving the worker to the process it belongs to."""
-        self.process.stdin.close()
-        self.process.stdout.close()
+        self.jobs.close()
+        self.results.close()
+
+
+def _child_of(pid, parent):
+    """A pidfd for ``pid`` when it is a child of ``parent`` (so no other process that took a freed pid), else
+    None."""
+    if not isinstance(pid, int):
+        return None
+    with contextlib.suppress(OSError):
+        pidfd = os.pidfd_open(pid)
+        if f"\nPPid:\t{parent}\n" in pathlib.Path(f"/proc/{pid}/status").read_text():
+            return pidfd
+        os.close(pidfd)
+    return None
 
 
 class Pool:
@@ -102,7 +158,7 @@ class Pool:
     def _take(self):
         with self.lock:
             if self.idle.empty() and len(self.started) < self.size:
-                worker = Worker(self.isolation)
+                (worker,) = start_workers(self.isolation)
                 self.started.append(worker)
                 return worker
         return self.idle.get()

@@ -1,6 +1,7 @@
-"""The warm worker: heavy imports done once, then a fresh isolated sandbox for each notebook.
+"""The warm workers: heavy imports done once, in one process that then forks each worker; each worker runs a fresh
+isolated sandbox for each notebook.
 
-It reads jobs from stdin and writes results to stdout (length-prefixed JSON). It never runs
+A worker reads jobs from its stdin and writes results to its stdout (length-prefixed JSON). It never runs
 student code itself: a clean fork server (started before any job) forks each sandbox, which
 enters new namespaces as nobody, in a cgroup. The worker sends the sandbox one request at a
 time, in the notebook's order (a cell to run, or one probe of an exercise), and watches the
@@ -15,6 +16,7 @@ import io
 import os
 import signal
 import sys
+import tempfile
 import time
 
 from . import evidence, hugepages, isolation, levels, protocol, runner
@@ -264,17 +266,43 @@ def self_test(server):
 
 
 def main():
+    """Warm up once, then fork one worker for each (jobs fd, results fd, folder) of the arguments, and wait for
+    them: each worker dies with this process, and this process with the grader."""
     isolation.die_with_parent(os.getppid())
     shell = warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    _, problem = levels.choose(sys.argv[1] if len(sys.argv) > 1 else "auto")  # before the fork server
+    _, problem = levels.choose(sys.argv[1])  # before any fork server
     clean = Snapshot(shell)  # what a test cell runs with, whatever the student's cells before it installed
     gc.collect()
     gc.freeze()  # what every sandbox shares stays out of its collections: Snapshot.restore collects in no time
     hugepages.collapse()  # each sandbox then forks in less system time
+    workers = [(int(jobs), int(results), folder) for jobs, results, folder in zip(*[iter(sys.argv[2:])] * 3)]
+    passed = {fd for jobs, results, _ in workers for fd in (jobs, results)}
+    parent = os.getpid()
+    for jobs, results, folder in workers:
+        if os.fork() == 0:
+            try:
+                isolation.die_with_parent(parent)
+                os.dup2(jobs, 0)
+                os.dup2(results, 1)
+                for fd in passed:
+                    os.close(fd)
+                serve(clean, problem, folder)
+            finally:
+                os._exit(0)
+    for fd in passed:
+        os.close(fd)
+    with contextlib.suppress(ChildProcessError):
+        while True:
+            os.wait()
+
+
+def serve(clean, problem, folder):
+    """One worker: its own temporary folder and fork server, its hello, then its jobs until stdin closes."""
+    os.environ["HOME"] = os.environ["TMPDIR"] = tempfile.tempdir = folder
     server = ForkServer({SANDBOX: functools.partial(sandbox_main, clean=clean), JUDGE: judge_main})
     problem = problem or self_test(server)
+    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
     protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid(),
                             "isolation": levels.describe()})
     if problem:
