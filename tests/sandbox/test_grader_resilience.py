@@ -55,23 +55,35 @@ def assert_graded_once_and_right(course):
     assert dict(scores) == {s: EXPECTED[k] for s, k in CLASS.items()}
 
 
-def sandbox_running(grader):
-    """Whether one of the grader's processes runs as nobody, the root level's sandbox user, now."""
-    with contextlib.suppress(psutil.NoSuchProcess):
-        return any(process.uids().real == NOBODY for process in tree(psutil.Process(grader.pid)))
-    return False
+def stop_while_a_sandbox_runs(grader, ready, seconds=300):
+    """Stop the grader's process group (SIGSTOP) once ``ready()`` at a moment when one of its processes runs as
+    nobody, the root level's sandbox user: looked at while stopped, and let go on until then, so that a sandbox
+    that ends between a look and the stop does not count. Returns every process of the grader's tree at the stop:
+    those still running after the kill are its own, not another test's (other modules' sandboxes run meanwhile)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if ready() or time.monotonic() > deadline:
+            os.killpg(grader.pid, signal.SIGSTOP)
+            processes = tree(psutil.Process(grader.pid))
+            if NOBODY in users_of(processes) or time.monotonic() > deadline:
+                return processes
+            os.killpg(grader.pid, signal.SIGCONT)
+        time.sleep(0.02)
 
 
-def kill(grader):
-    """SIGKILL the grader's process group; return the users its processes ran as, and those of its processes that
-    still run ten seconds on. The group is stopped first, so that the processes looked at are every one the grader
-    had: those still running after are its own, not another test's (other modules' sandboxes run meanwhile)."""
-    os.killpg(grader.pid, signal.SIGSTOP)
-    processes = tree(psutil.Process(grader.pid))
+def users_of(processes):
+    """The real users of those of ``processes`` still there."""
     users = set()
     for process in processes:
         with contextlib.suppress(psutil.NoSuchProcess):
             users.add(process.uids().real)
+    return users
+
+
+def kill(grader, processes):
+    """SIGKILL the grader's stopped process group; return the users of ``processes`` (its processes when it was
+    stopped) and those of them that still run ten seconds on."""
+    users = users_of(processes)
     os.killpg(grader.pid, signal.SIGKILL)
     grader.wait()
     return users, still_running(processes)
@@ -85,10 +97,8 @@ def stressed(released_course, tmp_path_factory):
     course = class_course(make_course(released_course, tmp_path_factory.mktemp("stress") / "course"))
     killed = start_grader(course)
     markers = course / "grading" / ASSIGNMENT
-    deadline = time.monotonic() + 300
-    while not (len(list(markers.glob("*/.complete"))) >= 2 and sandbox_running(killed)) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    users, left = kill(killed)
+    processes = stop_while_a_sandbox_runs(killed, lambda: len(list(markers.glob("*/.complete"))) >= 2)
+    users, left = kill(killed, processes)
     done_at_kill = len(list(markers.glob("*/.complete")))
     graders = [start_grader(course), start_grader(course)]
     errors = [grader.communicate(timeout=600)[1] for grader in graders]
