@@ -82,3 +82,40 @@ def test_planning_a_notebook_that_draws_nothing_imports_no_matplotlib():
                            capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert found.returncode == 0, found.stderr
     assert found.stdout.split() == ["False", "agg", "True"]
+
+
+def test_the_exercises_names_and_notebooks_are_known_without_importing_pytorch():
+    """Feedback pages, the export and the report ask which exercise a test cell grades: the names are read from the
+    exercise modules' source, and they are the names and notebooks that importing the modules gives."""
+    asked = ("from grader.checks import registry; "
+             "names = (registry.exercise_names(), registry.notebooks(), "
+             "[registry.notebook_of(n) for n in registry.exercise_names()], "
+             "registry.exercise_of_grade_id('attention_scores_test'), registry.exercise_of_grade_id('mine_test')); "
+             "print(*(name for name in ('torch', 'grader.exercises.basics') if name in sys.modules)); ")
+    done = subprocess.run([sys.executable, "-c", f"import sys; {asked}"
+                           "modules = registry.modules().values(); "
+                           "print(names == ([n for m in modules for n in m.PARTS], sorted({m.NOTEBOOK for m in modules}), "
+                           "[m.NOTEBOOK for m in modules for n in m.PARTS], 'attention_scores', None))"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["", "True"]
+
+
+@pytest.mark.slow  # a gradebook made by nbgrader, then two commands in new processes
+def test_the_export_and_the_report_of_a_graded_class_load_no_pytorch(tmp_path, empty_gradebook):
+    """They read the gradebook and ask which exercise each test cell grades; the report draws (matplotlib)."""
+    from .course_builder import dated_course
+    course = dated_course(tmp_path / "course", empty_gradebook, {"ann": "2026-03-01 10:00:00.000000 UTC"})
+    for verb in ("export", "report"):
+        done = subprocess.run([sys.executable, "-c", f"import sys; from grader.api import {verb}; "
+                               f"{verb}({str(course)!r}); print('loaded:', 'torch' in sys.modules)"],
+                              capture_output=True, text=True, cwd=course)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == "loaded: False", verb
+
+
+@pytest.mark.parametrize("source", [
+    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nPARTS.update(y=[])", "NOTEBOOK = '06.ipynb'\nPARTS = {**OTHER}",
+    "NOTEBOOK = NAME\nPARTS = {'x': []}", "from .basics import *", "from .basics import PARTS\nNOTEBOOK = '06.ipynb'"])
+def test_a_module_whose_exercises_the_reading_cannot_be_sure_of_is_imported_instead(source):
+    from grader.checks.registry import _literals
+    assert _literals(source) is None

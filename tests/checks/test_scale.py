@@ -26,6 +26,7 @@ def forget():
     """Make the registry look for the checks modules again."""
     registry.modules.cache_clear()
     registry._parts.cache_clear()
+    registry._declared.cache_clear()
     notebook.solution_points.cache_clear()
     reference.namespace.cache_clear()
     edits._reference_cells.cache_clear()
