@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import gradebook as book
 from . import statuses
-from .checks.registry import exercise_of_grade_id
+from .checks.registry import graded_exercise
 from .records import TEST_CELL, ExerciseRecord, read_all
 from .statuses import BY_HAND, GRADED, NEEDS_MANUAL, STATUSES
 
@@ -31,7 +31,7 @@ class CellGrade:
     @property
     def name(self):
         """The kit's exercise name for a kit test cell, else the cell's grade_id."""
-        return exercise_of_grade_id(self.grade_id) or self.grade_id
+        return graded_exercise(self.grade_id) or self.grade_id
 
     @property
     def misconceptions(self):

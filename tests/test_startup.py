@@ -4,6 +4,10 @@ import sys
 
 import pytest
 
+from .conftest import SOLUTIONS
+
+BASICS = "01_attention_basics.ipynb"
+
 
 def test_reading_notebooks_does_not_import_rfc3987_syntax():
     """jsonschema, under nbformat, imports rfc3987-syntax (1.5 s of grammar building) unless rfc3987 is there:
@@ -84,20 +88,38 @@ def test_planning_a_notebook_that_draws_nothing_imports_no_matplotlib():
     assert found.stdout.split() == ["False", "agg", "True"]
 
 
-def test_the_exercises_names_and_notebooks_are_known_without_importing_pytorch():
-    """Feedback pages, the export and the report ask which exercise a test cell grades: the names are read from the
-    exercise modules' source, and they are the names and notebooks that importing the modules gives."""
-    asked = ("from grader.checks import registry; "
-             "names = (registry.exercise_names(), registry.notebooks(), "
-             "[registry.notebook_of(n) for n in registry.exercise_names()], "
-             "registry.exercise_of_grade_id('attention_scores_test'), registry.exercise_of_grade_id('mine_test')); "
-             "print(*(name for name in ('torch', 'grader.exercises.basics') if name in sys.modules)); ")
-    done = subprocess.run([sys.executable, "-c", f"import sys; {asked}"
-                           "modules = registry.modules().values(); "
-                           "print(names == ([n for m in modules for n in m.PARTS], sorted({m.NOTEBOOK for m in modules}), "
-                           "[m.NOTEBOOK for m in modules for n in m.PARTS], 'attention_scores', None))"],
+# What a feedback page asks of the registry and the misconceptions, then the same asked with the exercise modules
+# imported.
+ASKED_WITHOUT_PYTORCH = """
+import sys
+from grader.checks import registry
+from grader.checks.cells import is_test_cell, kit_exercise
+from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.checks.notebook import read, sources_before
+nb = read(sys.argv[1])
+names = registry._declared()
+asked = [registry.graded_exercise(f"{name}_test") for name in ("attention_scores", "MultiHeadAttention", "mine")]
+sources = sources_before(nb, "attention_scores")
+words = list(MISCONCEPTIONS.items())
+print(*(name for name in ("torch", "grader.exercises.basics") if name in sys.modules))
+before = []
+for cell in nb.cells:
+    if kit_exercise(cell) == "attention_scores":
+        break
+    if cell.cell_type == "code" and not is_test_cell(cell):
+        before.append(cell.source)
+print(asked == ["attention_scores", "MultiHeadAttention", None], sources == before != [],
+      names == set(registry._parts()), words == list(MISCONCEPTIONS.items()) != [])
+"""
+
+
+def test_what_a_feedback_page_asks_of_the_checks_is_answered_without_importing_pytorch():
+    """A feedback page asks which exercise each test cell grades (the export and the report too), the code cells
+    before an exercise's test cell, and the words of each misconception found (the report too): the exercise modules'
+    source is read, and the answers are those that importing the modules gives."""
+    done = subprocess.run([sys.executable, "-c", ASKED_WITHOUT_PYTORCH, str(SOLUTIONS / BASICS)],
                           capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["", "True"]
+    assert done.stdout.splitlines() == ["", "True True True True"]
 
 
 @pytest.mark.slow  # a gradebook made by nbgrader, then two commands in new processes
@@ -115,7 +137,10 @@ def test_the_export_and_the_report_of_a_graded_class_load_no_pytorch(tmp_path, e
 
 @pytest.mark.parametrize("source", [
     "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nPARTS.update(y=[])", "NOTEBOOK = '06.ipynb'\nPARTS = {**OTHER}",
-    "NOTEBOOK = NAME\nPARTS = {'x': []}", "from .basics import *", "from .basics import PARTS\nNOTEBOOK = '06.ipynb'"])
-def test_a_module_whose_exercises_the_reading_cannot_be_sure_of_is_imported_instead(source):
-    from grader.checks.registry import _literals
-    assert _literals(source) is None
+    "NOTEBOOK = '06.ipynb'\nPARTS = dict(x=[])", "from .basics import *", "from .basics import PARTS\nNOTEBOOK = '06.ipynb'",
+    "NOTEBOOK = '06.ipynb'\nif True:\n    PARTS = {'x': []}", "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nNOTEBOOK = '07.ipynb'",
+    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = (Misconception('k', TITLE, 'a', 'b'),)",
+    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = ()\nMISCONCEPTIONS += (OTHER,)"])
+def test_a_module_whose_declarations_the_reading_cannot_be_sure_of_is_imported_instead(source):
+    from grader.checks.declared import _read
+    assert _read(source) is None

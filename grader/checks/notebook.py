@@ -3,7 +3,7 @@ import functools
 import json
 
 from . import registry
-from .cells import is_test_cell, kit_exercise, points_by_exercise
+from .cells import is_test_cell, kit_exercise, nbgrader_metadata, points_by_exercise
 
 
 class Node(dict):
@@ -32,11 +32,11 @@ def exercise_cells(nb):
 
 
 def sources_before(nb, name):
-    """The code cells that run before the test cell of exercise ``name``, as the grader reads them."""
+    """The code cells that run before the test cell of exercise ``name`` (a kit exercise), as the grader reads them."""
     sources = []
     for cell in nb.cells:
         if is_test_cell(cell):
-            if kit_exercise(cell) == name:
+            if registry.grades_exercise(nbgrader_metadata(cell).get("grade_id", ""), name):
                 break
         elif cell.cell_type == "code":
             sources.append(cell.source)

@@ -5,12 +5,12 @@ The kit's modules hold the hidden parts too; the student's copies, which the rel
 (grader/release/compile.py), hold the visible parts only, and what each exercise is worth (``POINTS``), which the
 build reads from the test cells' metadata (grader/checks/notebook.py reads it in the kit).
 """
-import ast
 import functools
 import importlib
-import importlib.util
 import pathlib
 import pkgutil
+
+from .declared import declarations
 
 PACKAGE = "grader.exercises"
 SOLUTIONS = pathlib.Path(__file__).resolve().parents[2] / "solutions"  # the kit's own, beside the package
@@ -30,52 +30,18 @@ def _parts():
     return {name: (module, parts) for module in modules().values() for name, parts in module.PARTS.items()}
 
 
-@functools.cache
 def _declared():
-    """{exercise: its notebook}, in the notebooks' order, read from the exercise modules' source (``NOTEBOOK`` and
-    ``PARTS``' keys, which the release's compiler reads too) without running them: they import PyTorch, and a
-    verb that only needs the names (feedback, export, the report) should not. Where a module is not plain source,
-    or the reading cannot be sure of the names, the modules are imported instead."""
-    declared = []
-    for info in pkgutil.iter_modules(importlib.import_module(PACKAGE).__path__):
-        spec = importlib.util.find_spec(f"{PACKAGE}.{info.name}")
-        source = spec.loader.get_source(spec.name) if hasattr(spec.loader, "get_source") else None
-        found = _literals(source) if source is not None else None
-        if found is None:
-            return {name: module.NOTEBOOK for name, (module, _) in _parts().items()}
-        if found:
-            notebook, names = found
-            declared += [(notebook, name) for name in names]
-    return {name: notebook for notebook, name in sorted(declared, key=lambda entry: entry[0])}
-
-
-def _literals(source):
-    """(NOTEBOOK, PARTS' keys) of a module's source; () for a module that names neither; None unless each is bound
-    once, to a literal (string keys for PARTS), and PARTS is named nowhere else (no ``PARTS.update``, no import)."""
-    tree = ast.parse(source)
-    names = [node.id for node in ast.walk(tree) if isinstance(node, ast.Name)]
-    imported = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                for alias in node.names}
-    if imported & {"*", "NOTEBOOK", "PARTS"}:
-        return None
-    if "NOTEBOOK" not in names and "PARTS" not in names:
-        return ()
-    bound = [(node.targets[0].id, node.value) for node in tree.body if isinstance(node, ast.Assign)
-             and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)]
-    notebooks = [value for name, value in bound if name == "NOTEBOOK"]
-    parts = [value for name, value in bound if name == "PARTS"]
-    if len(notebooks) != 1 or len(parts) != 1 or names.count("PARTS") != 1:
-        return None
-    notebook, parts = notebooks[0], parts[0]
-    if not (isinstance(notebook, ast.Constant) and isinstance(notebook.value, str) and isinstance(parts, ast.Dict)
-            and all(isinstance(key, ast.Constant) and isinstance(key.value, str) for key in parts.keys)):
-        return None
-    return notebook.value, [key.value for key in parts.keys]
+    """The exercises' names: the modules' own where they are imported, else read from their source (PyTorch not
+    imported: grader/checks/declared.py)."""
+    read = None if modules.cache_info().currsize else declarations(PACKAGE)
+    if read is None:
+        return set(_parts())
+    return {name for declared in read for name in declared.exercises}
 
 
 def notebooks():
     """The notebooks that have kit exercises, in order."""
-    return sorted(set(_declared().values()))
+    return sorted({module.NOTEBOOK for module in modules().values()})
 
 
 def visible_parts(name):
@@ -90,7 +56,7 @@ def hidden_parts(name):
 
 
 def exercise_names():
-    return list(_declared())
+    return list(_parts())
 
 
 def module_of(name):
@@ -99,10 +65,23 @@ def module_of(name):
 
 
 def notebook_of(name):
-    return _declared()[name]
+    return _parts()[name][0].NOTEBOOK
 
 
 def exercise_of_grade_id(grade_id):
     """The exercise a test cell grades: its grade_id is the exercise name followed by ``_test``."""
+    name = grade_id.removesuffix("_test")
+    return name if name in _parts() else None
+
+
+def grades_exercise(grade_id, name):
+    """Whether a test cell of ``grade_id`` grades the kit exercise ``name`` (:func:`exercise_of_grade_id`'s rule,
+    with no module to import: ``name`` is one)."""
+    return grade_id.removesuffix("_test") == name
+
+
+def graded_exercise(grade_id):
+    """:func:`exercise_of_grade_id` for a process that runs no check (the feedback pages, the export, the report):
+    the exercise modules are not imported for it (:func:`_declared`)."""
     name = grade_id.removesuffix("_test")
     return name if name in _declared() else None

@@ -10,7 +10,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
 from ..checks.policy import source_outcome
-from ..checks.registry import exercise_of_grade_id
+from ..checks.registry import graded_exercise
 from ..course import Course
 from ..records import read, record_path
 from ..review import GRADER_NOTE
@@ -46,7 +46,7 @@ class KitFeedback(NbGraderPreprocessor):
             clear_hidden_tests(cell, clearer)
             grade_id = cell.metadata["nbgrader"]["grade_id"]
             exercise = diagnoses.get(grade_id)
-            if exercise is not None and exercise_of_grade_id(grade_id):  # a plain test cell keeps its outputs
+            if exercise is not None and graded_exercise(grade_id):  # a plain test cell keeps its outputs
                 calls = source_outcome(exercise.name, sources_before(nb, exercise.name))["reaches"]
                 cell.outputs = [new_output("display_data", data={
                     "text/html": exercise_html(exercise, calls, by_name),

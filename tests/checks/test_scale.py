@@ -9,7 +9,7 @@ from nbgrader.utils import determine_grade
 
 import grader.exercises
 from grader.autograde.outputs import exercise_record, kit_cell
-from grader.checks import check, notebook, registry
+from grader.checks import check, declared, notebook, registry
 from grader.checks.running import grade_locally
 from grader.demo import expected
 from grader import reference
@@ -26,7 +26,7 @@ def forget():
     """Make the registry look for the checks modules again."""
     registry.modules.cache_clear()
     registry._parts.cache_clear()
-    registry._declared.cache_clear()
+    declared.declarations.cache_clear()
     notebook.solution_points.cache_clear()
     reference.namespace.cache_clear()
     edits._reference_cells.cache_clear()

@@ -5,6 +5,9 @@ answer per misconception, and a hidden test's traceback in a test cell's output:
 """
 import html
 import re
+import shutil
+import subprocess
+import sys
 
 import bs4
 import nbformat
@@ -95,6 +98,19 @@ def test_nbgraders_generate_feedback_writes_a_page_per_autograded_notebook(cours
     assert sorted(pages) == sorted(course / "feedback" / one.student / ASSIGNMENT / one.notebook.replace(
         ".ipynb", ".html") for one, _ in graded)
     assert len(graded) >= 6  # a wrong answer per misconception
+
+
+def test_generate_feedback_imports_no_pytorch(course, tmp_path):
+    """nbgrader's generate_feedback (the feedback verb, formgrader's button) writes the same pages without PyTorch:
+    the kit's preprocessor asks the registry which exercise each test cell grades, and reads no exercise module."""
+    course, graded, _ = course
+    copy = shutil.copytree(course, tmp_path / "course")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "nbgrader", "generate_feedback", ASSIGNMENT,
+                           "--force", "--log-level=ERROR"], cwd=copy, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "nbformat" in imported and "torch" not in imported and "grader.exercises.basics" not in imported
+    assert all(page(copy, one) == page(course, one) for one, _ in graded)
 
 
 def test_no_page_holds_a_line_of_a_hidden_test(course):
