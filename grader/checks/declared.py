@@ -64,7 +64,7 @@ def _read(source):
             or named["MISCONCEPTIONS"] > 1 or "NOTEBOOK" not in values or "PARTS" not in values:
         return None
     notebook, exercises = _string(values["NOTEBOOK"]), _string_keys(values["PARTS"])
-    misconceptions = _calls(values.get("MISCONCEPTIONS", ast.Tuple(elts=[])), "Misconception")
+    misconceptions = _calls(values["MISCONCEPTIONS"], "Misconception") if "MISCONCEPTIONS" in values else ()
     if notebook is None or exercises is None or misconceptions is None:
         return None
     return Declared(notebook, exercises, misconceptions)

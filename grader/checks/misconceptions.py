@@ -34,9 +34,8 @@ class Catalogue(Mapping):
 def _gathered():
     """The exercise modules' own, where they are imported; else read from their source (PyTorch not imported:
     grader/checks/declared.py)."""
-    from .declared import declarations
-    from .registry import PACKAGE, modules
-    read = None if modules.cache_info().currsize else declarations(PACKAGE)
+    from .registry import modules, read_unless_imported
+    read = read_unless_imported()
     if read is None:
         written = [(module.NOTEBOOK, entry) for module in modules().values()
                    for entry in getattr(module, "MISCONCEPTIONS", ())]

@@ -30,10 +30,15 @@ def _parts():
     return {name: (module, parts) for module in modules().values() for name, parts in module.PARTS.items()}
 
 
+def read_unless_imported():
+    """What the exercise modules declare, read from their source (grader/checks/declared.py), where they are not
+    imported; None where they are (ask them: reading costs about 0.1 s) or the reading cannot be sure."""
+    return None if modules.cache_info().currsize else declarations(PACKAGE)
+
+
 def _declared():
-    """The exercises' names: the modules' own where they are imported, else read from their source (PyTorch not
-    imported: grader/checks/declared.py)."""
-    read = None if modules.cache_info().currsize else declarations(PACKAGE)
+    """The exercises' names, without importing the modules where they are not imported yet."""
+    read = read_unless_imported()
     if read is None:
         return set(_parts())
     return {name for declared in read for name in declared.exercises}
@@ -68,20 +73,25 @@ def notebook_of(name):
     return _parts()[name][0].NOTEBOOK
 
 
+def _named(grade_id):
+    """The exercise a test cell's grade_id names: the exercise's name followed by ``_test``."""
+    return grade_id.removesuffix("_test")
+
+
 def exercise_of_grade_id(grade_id):
-    """The exercise a test cell grades: its grade_id is the exercise name followed by ``_test``."""
-    name = grade_id.removesuffix("_test")
+    """The exercise a test cell grades, if it is a kit exercise."""
+    name = _named(grade_id)
     return name if name in _parts() else None
 
 
 def grades_exercise(grade_id, name):
     """Whether a test cell of ``grade_id`` grades the kit exercise ``name`` (:func:`exercise_of_grade_id`'s rule,
     with no module to import: ``name`` is one)."""
-    return grade_id.removesuffix("_test") == name
+    return _named(grade_id) == name
 
 
 def graded_exercise(grade_id):
     """:func:`exercise_of_grade_id` for a process that runs no check (the feedback pages, the export, the report):
     the exercise modules are not imported for it (:func:`_declared`)."""
-    name = grade_id.removesuffix("_test")
+    name = _named(grade_id)
     return name if name in _declared() else None
