@@ -140,7 +140,8 @@ def test_the_export_and_the_report_of_a_graded_class_load_no_pytorch(tmp_path, e
     "NOTEBOOK = '06.ipynb'\nPARTS = dict(x=[])", "from .basics import *", "from .basics import PARTS\nNOTEBOOK = '06.ipynb'",
     "NOTEBOOK = '06.ipynb'\nif True:\n    PARTS = {'x': []}", "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nNOTEBOOK = '07.ipynb'",
     "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = (Misconception('k', TITLE, 'a', 'b'),)",
-    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = ()\nMISCONCEPTIONS += (OTHER,)"])
+    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = ()\nMISCONCEPTIONS += (OTHER,)",
+    "import other as PARTS\nNOTEBOOK = '06.ipynb'\nPARTS = {'x': []}", "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\ndef PARTS():\n    pass"])
 def test_a_module_whose_declarations_the_reading_cannot_be_sure_of_is_imported_instead(source):
     from grader.checks.declared import _read
     assert _read(source) is None

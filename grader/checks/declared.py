@@ -52,8 +52,11 @@ def _read(source):
         if isinstance(node, ast.Name):
             named[node.id] += 1
             stored[node.id] += isinstance(node.ctx, ast.Store)
-        elif isinstance(node, ast.ImportFrom):
-            imported.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            named[node.name] += 1  # a def or class of one of the names binds it too
+            stored[node.name] += 1
     if imported & {"*", *NAMES}:
         return None
     if not named["NOTEBOOK"] and not named["PARTS"]:
