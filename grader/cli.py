@@ -110,6 +110,12 @@ VERBS = {
 }
 
 
+def grades_here(arguments):
+    """Whether the command grades notebooks on this machine: autograde (but on Dask), regrade (but its undo)."""
+    verb = arguments["verb"]
+    return verb == "autograde" and not arguments["dask"] or verb == "regrade" and not arguments["undo"]
+
+
 def parser():
     top = argparse.ArgumentParser(prog="python -m grader", description=DESCRIPTION, epilog=EPILOG,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -126,6 +132,10 @@ def parser():
 
 def main(argv=None):
     arguments = vars(parser().parse_args(argv))
+    if grades_here(arguments):  # its warm sandbox workers warm up while this process imports nbgrader and the kit
+        from .sandbox.cgroup import usable_cores
+        from .worker import warm_up_early
+        warm_up_early(arguments["workers"] or usable_cores())
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # a verb imports its own module only (PyTorch and nbgrader: not for --help)
     from .errors import NbgraderFailed, UsageError

@@ -7,6 +7,7 @@ import os
 ISOLATION = "auto"  # the strongest isolation this machine allows
 _pool = None
 _prestarted = []  # warm workers started here for processes this one forks (prestart_sandboxes)
+_early = []  # a warm-up started before this process knew its course (warm_up_early)
 
 
 def shared_pool(isolation=ISOLATION):
@@ -45,12 +46,29 @@ def start_sandbox(course):
     shared_pool(_isolation(course)).start()
 
 
+def warm_up_early(most):
+    """Start the warm-up of up to ``most`` workers now, before this process imports nbgrader and reads the course's
+    configuration: :func:`prestart_sandboxes` takes its workers, seconds sooner. Stopped at exit if not taken."""
+    from .sandbox.pool import WarmUp
+    _early.append(WarmUp(most))
+    atexit.register(_stop_early)
+
+
+def _stop_early():
+    while _early:
+        _early.pop().close()
+
+
 def prestart_sandboxes(course, count):
-    """``count`` warm workers started now, for grading processes that this process forks later (each adopts one
-    with :func:`adopt_sandbox`): they import PyTorch and warm up, once for all of them, while this process does
-    its own work."""
-    from .sandbox.pool import start_workers
-    _prestarted.extend(start_workers(_isolation(course), count))
+    """``count`` warm workers started now (or taken from :func:`warm_up_early`), for grading processes that this
+    process forks later (each adopts one with :func:`adopt_sandbox`): they import PyTorch and warm up, once for all
+    of them, while this process does its own work."""
+    from .sandbox.pool import WarmUp
+    warm_up = _early.pop() if _early else None
+    if warm_up is not None and warm_up.most < count:
+        warm_up.close()
+        warm_up = None
+    _prestarted.extend((warm_up or WarmUp(count)).workers(_isolation(course), count))
     return list(_prestarted)
 
 

@@ -1,8 +1,14 @@
 """The instructor's commands start without compiling a grammar or importing a library they never use."""
+import json
+import pathlib
 import subprocess
 import sys
+import tempfile
 
+import psutil
 import pytest
+
+from grader.sandbox.pool import WORKER_FOLDER
 
 from .conftest import SOLUTIONS
 
@@ -86,6 +92,58 @@ def test_planning_a_notebook_that_draws_nothing_imports_no_matplotlib():
                            capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert found.returncode == 0, found.stderr
     assert found.stdout.split() == ["False", "agg", "True"]
+
+
+# ``python -m grader`` with each warm-up of sandbox workers it starts watched: printed (on stderr, last) as whether
+# nbgrader was imported by then, and its process id.
+WARM_UPS_WATCHED = """
+import json, subprocess, sys
+started = []
+class Watched(subprocess.Popen):
+    def __init__(self, args, *rest, **options):
+        super().__init__(args, *rest, **options)
+        if "grader.sandbox.zygote" in args:
+            started.append(["nbgrader" in sys.modules, self.pid])
+subprocess.Popen = Watched
+from grader.cli import main
+try:
+    main(sys.argv[1:])
+finally:
+    print(json.dumps(started), file=sys.stderr)
+"""
+
+
+def _grader_watched(course, *arguments):
+    """(the finished ``python -m grader`` process, its standard error, [nbgrader imported when each warm-up
+    started, its process id])."""
+    grader = subprocess.Popen([sys.executable, "-c", WARM_UPS_WATCHED, *arguments, "--course", str(course)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=course)
+    _, said = grader.communicate(timeout=600)
+    return grader, said, json.loads(said.splitlines()[-1])
+
+
+@pytest.mark.slow  # a notebook graded in a new process
+def test_autograde_warms_its_sandbox_up_while_it_imports_nbgrader(course_copy):
+    """The warm-up (PyTorch, matplotlib, IPython: seconds) needs neither nbgrader nor the course's configuration to
+    begin: ``autograde`` starts it first, and it is the one its grading processes use."""
+    handed_in = course_copy / "submitted" / "ann" / "self_attention" / BASICS
+    handed_in.parent.mkdir(parents=True)
+    handed_in.write_bytes((course_copy / "exercises" / "self_attention" / BASICS).read_bytes())
+    grader, said, warm_ups = _grader_watched(course_copy, "autograde", "--workers", "1")
+    assert grader.returncode == 0, said
+    assert "graded 1 notebook of 1 student" in said
+    assert [loaded for loaded, _ in warm_ups] == [False]
+
+
+@pytest.mark.slow  # a course copied, autograde in a new process
+def test_a_warm_up_that_nothing_needed_is_stopped_and_leaves_no_folder(course_copy):
+    """With nothing to grade, the warm-up started early is stopped before the command returns: no process of it
+    runs on, and no worker folder of the grader's is left in the temporary folder."""
+    grader, said, warm_ups = _grader_watched(course_copy, "autograde")
+    assert grader.returncode == 0, said
+    assert "nothing to grade: no notebook handed in" in said
+    assert len(warm_ups) == 1 and not psutil.pid_exists(warm_ups[0][1])
+    assert list(pathlib.Path(tempfile.gettempdir()).glob(f"{WORKER_FOLDER}{grader.pid}-*")) == []
 
 
 # What a feedback page asks of the registry and the misconceptions, then the same asked with the exercise modules

@@ -54,20 +54,51 @@ def worker_folder():
 def start_workers(isolation="auto", count=1):
     """``count`` warm workers (see zygote.py) at ``isolation`` ('auto' or a level), forked from one process that
     imports and warms up once for all of them: the second and later cost a fork, not another PyTorch import."""
-    folders = [worker_folder() for _ in range(count)]
-    pipes = [(_pipe(), _pipe()) for _ in range(count)]  # each worker's jobs in, its results out
-    theirs = [fd for (jobs, _), (_, results) in pipes for fd in (jobs, results)]
-    arguments = [isolation]
-    for ((jobs, _), (_, results)), folder in zip(pipes, folders):
-        arguments += [str(jobs), str(results), folder]
-    warm_up = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", *arguments],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               pass_fds=theirs, cwd=pathlib.Path(__file__).resolve().parents[2],
-                               env=worker_environment(folders[0]))
-    for fd in theirs:
-        os.close(fd)
-    return [Worker(isolation, warm_up, os.fdopen(jobs, "wb"), os.fdopen(results, "rb"), folder)
-            for ((_, jobs), (results, _)), folder in zip(pipes, folders)]
+    return WarmUp(count).workers(isolation, count)
+
+
+class WarmUp:
+    """The process that imports and warms up once for up to ``most`` workers (zygote.py), started now with their
+    pipes and folders: it warms up while this process goes on (to learn its course's isolation setting and how
+    many students it has), then forks the workers that :meth:`workers` asks for."""
+
+    def __init__(self, most):
+        self.most = most
+        self.folders = [worker_folder() for _ in range(most)]
+        self.pipes = [(_pipe(), _pipe()) for _ in range(most)]  # each worker's jobs in, its results out
+        theirs = [fd for (jobs, _), (_, results) in self.pipes for fd in (jobs, results)]
+        arguments = []
+        for ((jobs, _), (_, results)), folder in zip(self.pipes, self.folders):
+            arguments += [str(jobs), str(results), folder]
+        self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", *arguments],
+                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        pass_fds=theirs, cwd=pathlib.Path(__file__).resolve().parents[2],
+                                        env=worker_environment(self.folders[0]))
+        for fd in theirs:
+            os.close(fd)
+
+    def workers(self, isolation, count):
+        """The first ``count`` of its workers, at ``isolation``: forked once the warm-up is done. The pipes and
+        folders of the others are given up."""
+        with contextlib.suppress(OSError):  # it has died: each worker's hello says so (Worker.start)
+            protocol.write(self.process.stdin.fileno(), {"isolation": isolation, "count": count})
+        self.process.stdin.close()
+        self._give_up(count)
+        return [Worker(isolation, self.process, os.fdopen(jobs, "wb"), os.fdopen(results, "rb"), folder)
+                for ((_, jobs), (results, _)), folder in zip(self.pipes[:count], self.folders[:count])]
+
+    def close(self):
+        """Stop a warm-up that no worker was asked of."""
+        self.process.kill()
+        self.process.wait()
+        self.process.stdin.close()
+        self._give_up(0)
+
+    def _give_up(self, kept):
+        for ((_, jobs), (results, _)), folder in zip(self.pipes[kept:], self.folders[kept:]):
+            os.close(jobs)
+            os.close(results)
+            levels.remove_tree(folder)
 
 
 def _pipe():

@@ -266,18 +266,24 @@ def self_test(server):
 
 
 def main():
-    """Warm up once, then fork one worker for each (jobs fd, results fd, folder) of the arguments, and wait for
-    them: each worker dies with this process, and this process with the grader."""
+    """Warm up once, then read the isolation setting and how many workers the grader needs (on stdin: it may start
+    this process before it knows them), fork one worker for each of the first (jobs fd, results fd, folder) of the
+    arguments, and wait for them: each worker dies with this process, and this process with the grader."""
     isolation.die_with_parent(os.getppid())
     shell = warm_up()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _, problem = levels.choose(sys.argv[1])  # before any fork server
+    try:
+        order = protocol.read(0, 1 << 12)
+    except protocol.ProtocolError:
+        return  # the grader needed no worker after all
+    _, problem = levels.choose(order["isolation"])  # before any fork server
     clean = Snapshot(shell)  # what a test cell runs with, whatever the student's cells before it installed
     gc.collect()
     gc.freeze()  # what every sandbox shares stays out of its collections: Snapshot.restore collects in no time
     hugepages.collapse()  # each sandbox then forks in less system time
-    workers = [(int(jobs), int(results), folder) for jobs, results, folder in zip(*[iter(sys.argv[2:])] * 3)]
-    passed = {fd for jobs, results, _ in workers for fd in (jobs, results)}
+    offered = [(int(jobs), int(results), folder) for jobs, results, folder in zip(*[iter(sys.argv[1:])] * 3)]
+    workers = offered[:order["count"]]
+    passed = {fd for jobs, results, _ in offered for fd in (jobs, results)}
     parent = os.getpid()
     for jobs, results, folder in workers:
         if os.fork() == 0:
