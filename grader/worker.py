@@ -48,7 +48,7 @@ def start_sandbox(course):
 
 def warm_up_early(most):
     """Start the warm-up of up to ``most`` workers now, before this process imports nbgrader and reads the course's
-    configuration: :func:`prestart_sandboxes` takes its workers, seconds sooner. Stopped at exit if not taken."""
+    configuration: :func:`prestart_sandboxes` takes its workers, ready sooner. Stopped at exit if not taken."""
     from .sandbox.pool import WarmUp
     _early.append(WarmUp(most))
     atexit.register(_stop_early)

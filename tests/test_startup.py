@@ -137,7 +137,7 @@ def test_autograde_warms_its_sandbox_up_while_it_imports_nbgrader(course_copy):
 
 @pytest.mark.slow  # a course copied, autograde in a new process
 def test_a_warm_up_that_nothing_needed_is_stopped_and_leaves_no_folder(course_copy):
-    """With nothing to grade, the warm-up started early is stopped before the command returns: no process of it
+    """With nothing to grade, the warm-up started early is stopped as the command exits: no process of it
     runs on, and no worker folder of the grader's is left in the temporary folder."""
     grader, said, warm_ups = _grader_watched(course_copy, "autograde")
     assert grader.returncode == 0, said
