@@ -78,7 +78,8 @@ def _torch_version():
 
 
 def write_zip(kit, out):
-    """setup.sh and run_autograder at the zip's root (executable), the course under ``kit/``."""
+    """setup.sh and run_autograder at the zip's root (executable), the course under ``kit/``: its sources, not the
+    bytecode that staging's run of nbgrader left beside them."""
     setup = (TEMPLATES / "setup.sh").read_text().replace("@TORCH_VERSION@", _torch_version())
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -87,5 +88,5 @@ def write_zip(kit, out):
             info.external_attr = 0o100755 << 16
             archive.writestr(info, text, zipfile.ZIP_DEFLATED)
         for path in sorted(kit.rglob("*")):
-            if path.is_file():
+            if path.is_file() and "__pycache__" not in path.relative_to(kit).parts:
                 archive.write(path, f"{KIT}/{path.relative_to(kit)}")
