@@ -32,9 +32,9 @@ WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 # checkout: 749 core-seconds instead of 779).
 KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE
 
-# What the tests need is made side by side: the students' environments of the install tests (a core for a
-# minute on a fresh clone) are built in the background while .venv and chromium are made, and the tests
-# that use them wait for them.
+# What the tests need is made side by side: the students' environments of the install tests (15 s on a fresh
+# clone, with uv) are built in the background while .venv and chromium are made, and the tests that use them
+# wait for them.
 test: student-envs
 	@$(MAKE) --no-print-directory --output-sync=target -j2 $(STAMP) chromium $(NODE)
 	@$(PY) -m compileall -q grader tests
@@ -57,6 +57,6 @@ $(NODE): tests/pages_js/package.json tests/pages_js/package-lock.json
 	npm ci --prefix tests/pages_js --no-audit --no-fund --silent
 
 # The students' environments of tests/release/test_student_install.py, built (or checked, when cached in
-# .cache/student-envs/) in the background with the standard library alone: they need not wait for .venv.
+# .cache/student-envs/) in the background by the standard library and uv: they need not wait for .venv.
 student-envs:
 	$(PYTHON) -m tests.student_envs
