@@ -10,13 +10,21 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 venv: $(STAMP)
 
-# The kit itself is installed with the setuptools that requirements.txt pins (no isolated build environment).
-$(STAMP): requirements.txt requirements-test.txt pyproject.toml
+# uv (tools/uv.py) installs what pip would, compiled as pip compiles it: 17 s on two cores here, against 47 s of
+# one core with pip. The kit itself is installed with the setuptools that requirements.txt pins (no isolated build
+# environment).
+UV := .cache/uv/bin/uv
+UV_INSTALL = $(UV) pip install --quiet --python $(PY) $(shell $(PYTHON) tools/uv.py)
+
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml | $(UV)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps -r requirements-test.txt
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(UV_INSTALL) --compile-bytecode -r requirements.txt
+	$(UV_INSTALL) --compile-bytecode --no-deps -r requirements-test.txt
+	$(UV_INSTALL) --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+$(UV): requirements-uv.txt
+	$(PYTHON) tools/uv.py install
 
 demo: $(STAMP)
 	$(PY) -m grader demo
@@ -58,5 +66,5 @@ $(NODE): tests/pages_js/package.json tests/pages_js/package-lock.json
 
 # The students' environments of tests/release/test_student_install.py, built (or checked, when cached in
 # .cache/student-envs/) in the background by the standard library and uv: they need not wait for .venv.
-student-envs:
+student-envs: $(UV)
 	$(PYTHON) -m tests.student_envs

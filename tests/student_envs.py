@@ -1,17 +1,16 @@
 """Students' Python environments for the install tests: each built from a pinned list in ``tests/envs/`` plus
 torch 2.13.0 (the CPU build this machine holds), from PyPI and where pip's configuration finds packages, by uv
-(:data:`UV`: the four took a core for 85 s with pip, 17 s with uv). The wheel goes in with each environment's own
+(tools/uv.py: the four took a core for 86 s with pip, 15 s with uv). The wheel goes in with each environment's own
 pip, as a student installs it.
 
 A built environment is kept under ``.cache/student-envs/`` (git-ignored), keyed by a hash of what went into
 it, so that repeated local runs skip the build. A test installs into it; the next run uninstalls what it
 installed, and builds anew an environment whose own packages changed.
 
-The standard library is all this module needs: ``make test`` starts building the environments with it
+The standard library and uv are all this module needs: ``make test`` starts building the environments with it
 (``python3.11 -m tests.student_envs``) in the background before it builds the kit's own; the tests that
 use them wait for them.
 """
-import ast
 import csv
 import fcntl
 import hashlib
@@ -24,11 +23,12 @@ import sys
 import tempfile
 import venv
 
+from tools import uv
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LISTS = ROOT / "tests" / "envs"
 CACHE = ROOT / ".cache" / "student-envs"
 TORCH = "torch==2.13.0"  # the only torch this machine may install: any other pulls gigabytes of CUDA packages
-UV = "uv==0.13.9"
 
 # Colab's google-colab package pins its IPython and ipykernel: a stand-in that pins them as it does.
 GOOGLE_COLAB = """\
@@ -66,34 +66,11 @@ def pip(python, *arguments, timeout=1200):
 
 def install(python, *requirements):
     """Install ``requirements`` into the environment of ``python`` with uv; return the finished process."""
-    return subprocess.run([str(_uv()), "pip", "install", "--quiet", "--python", str(python), *_pip_sources(),
-                           *map(str, requirements)], capture_output=True, text=True, env=environ(),
-                          stdin=subprocess.DEVNULL, timeout=1200)
-
-
-def _uv():
-    """uv's command, installed under the cache by this Python's pip the first time."""
-    with _lock("uv"):
-        tool = CACHE / UV.replace("==", "-")
-        if not (tool / "bin" / "uv").exists():
-            checked(subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(tool), UV],
-                                   capture_output=True, text=True, env=environ(), stdin=subprocess.DEVNULL))
-        return tool / "bin" / "uv"
-
-
-def _pip_sources():
-    """The ``--find-links`` and ``--constraint`` of pip's configuration (its files and ``PIP_`` variables), for uv,
-    which reads none of it: this machine's torch is a file that pip's ``find-links`` names."""
-    listed = checked(subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True,
-                                    env=environ(), stdin=subprocess.DEVNULL)).stdout
-    options = {}
-    for line in listed.splitlines():
-        key, _, value = line.partition("=")
-        option = key.rpartition(".")[2]
-        if option in ("find-links", "constraint"):
-            for item in ast.literal_eval(value).split():
-                options[(f"--{option}", item)] = None
-    return [word for option in options for word in option]
+    with _lock("uv"):  # one installs it, the others wait
+        command = uv.installed()
+    return subprocess.run([str(command), "pip", "install", "--quiet", "--python", str(python),
+                           *uv.pip_sources(environ()), *map(str, requirements)], capture_output=True, text=True,
+                          env=environ(), stdin=subprocess.DEVNULL, timeout=1200)
 
 
 def checked(done):
