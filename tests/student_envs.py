@@ -185,7 +185,7 @@ def _as_built(python, built):
 def build_in_background():
     """Lock every environment, then build them one after another in a child process and return at once:
     ``make test`` builds them on one core while it builds the kit's ``.venv`` on the other, and each test
-    that needs one waits for it (:func:`prepared`). the installers' output goes to ``.cache/student-envs/build.log``;
+    that needs one waits for it (:func:`prepared`). The installers' output goes to ``.cache/student-envs/build.log``;
     a build that fails is tried again by the test."""
     names = sorted(path.stem for path in LISTS.glob("*.txt"))
     locks = {name: _lock(name) for name in names}

@@ -20,8 +20,7 @@ COMMAND = FOLDER / "bin" / "uv"
 def install():
     """Install uv anew, at the pinned version, with this Python's pip."""
     shutil.rmtree(FOLDER, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", str(FOLDER),
-                    "-r", str(ROOT / "requirements-uv.txt")], check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    _pip("install", "--quiet", "--target", str(FOLDER), "-r", str(ROOT / "requirements-uv.txt"))
     COMMAND.touch()  # newer than requirements-uv.txt, for make
 
 
@@ -35,16 +34,23 @@ def installed():
 def pip_sources(env=None):
     """uv's ``--find-links`` and ``--constraint`` options for those of pip's configuration (its files and its
     ``PIP_`` variables in ``env``)."""
-    listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], check=True, capture_output=True,
-                            text=True, env=env, stdin=subprocess.DEVNULL).stdout
     options = {}
-    for line in listed.splitlines():
+    for line in _pip("config", "list", env=env).splitlines():
         key, _, value = line.partition("=")
         option = key.rpartition(".")[2]
         if option in ("find-links", "constraint"):
             for item in ast.literal_eval(value).split():
                 options[(f"--{option}", item)] = None
     return [word for option in options for word in option]
+
+
+def _pip(*arguments, env=None):
+    """What this Python's pip prints; its error output in the exception when it fails."""
+    done = subprocess.run([sys.executable, "-m", "pip", *arguments], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        raise RuntimeError(f"pip {' '.join(arguments)} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
 
 
 if __name__ == "__main__":
