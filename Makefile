@@ -14,7 +14,7 @@ venv: $(STAMP)
 # one core with pip. The kit itself is installed with the setuptools that requirements.txt pins (no isolated build
 # environment).
 UV := .cache/uv/bin/uv
-UV_INSTALL = $(UV) pip install --quiet --python $(PY) $(shell $(PYTHON) tools/uv.py)
+UV_INSTALL := $(PYTHON) tools/uv.py --python $(PY)
 
 $(STAMP): requirements.txt requirements-test.txt pyproject.toml | $(UV)
 	$(PYTHON) -m venv $(VENV)

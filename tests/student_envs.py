@@ -67,10 +67,9 @@ def pip(python, *arguments, timeout=1200):
 def install(python, *requirements):
     """Install ``requirements`` into the environment of ``python`` with uv; return the finished process."""
     with _lock("uv"):  # one installs it, the others wait
-        command = uv.installed()
-    return subprocess.run([str(command), "pip", "install", "--quiet", "--python", str(python),
-                           *uv.pip_sources(environ()), *map(str, requirements)], capture_output=True, text=True,
-                          env=environ(), stdin=subprocess.DEVNULL, timeout=1200)
+        uv.installed()
+    return uv.pip_install("--python", python, *requirements, env=environ(), capture_output=True, text=True,
+                          timeout=1200)
 
 
 def checked(done):

@@ -1,12 +1,13 @@
 """uv, the installer of ``.venv`` (Makefile) and of the install tests' student environments (tests/student_envs.py):
-installed under ``.cache/uv`` by pip at the version ``requirements-uv.txt`` pins, and told where pip's
-configuration finds packages, which uv does not read (this machine's torch is a file that pip's ``find-links``
-names).
+installed under ``.cache/uv`` by pip at the version ``requirements-uv.txt`` pins, and told what pip's
+configuration tells pip, which uv does not read: where it finds packages (this machine's torch is a file that
+pip's ``find-links`` names), what constrains them, and which certificates to trust.
 
 Standard library only, for the Makefile before ``.venv`` exists: ``python3.11 tools/uv.py install`` installs uv
-anew, ``python3.11 tools/uv.py`` prints the options.
+anew; ``python3.11 tools/uv.py <arguments>`` runs ``uv pip install --quiet <arguments>`` as pip would install.
 """
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / ".cache" / "uv"
 COMMAND = FOLDER / "bin" / "uv"
+OPTIONS = {"find-links": "--find-links", "constraint": "--constraint"}  # pip's option: uv's
 
 
 def install():
@@ -31,17 +33,28 @@ def installed():
     return COMMAND
 
 
-def pip_sources(env=None):
-    """uv's ``--find-links`` and ``--constraint`` options for those of pip's configuration (its files and its
-    ``PIP_`` variables in ``env``)."""
-    options = {}
+def pip_install(*arguments, env=None, **run):
+    """Run ``uv pip install --quiet <arguments>`` with the options and certificates of pip's configuration (its files
+    and its ``PIP_`` variables in ``env``, default this process's); ``run``: more of subprocess.run's arguments."""
+    env = dict(os.environ if env is None else env)
+    options, certificates = pip_configuration(env)
+    if certificates:
+        env["SSL_CERT_FILE"] = certificates
+    return subprocess.run([str(installed()), "pip", "install", "--quiet", *map(str, arguments), *options], env=env,
+                          stdin=subprocess.DEVNULL, **run)
+
+
+def pip_configuration(env):
+    """(uv's options for pip's ``find-links`` and ``constraint``, each place once; pip's ``cert``, or None)."""
+    options, certificates = {}, None
     for line in _pip("config", "list", env=env).splitlines():
         key, _, value = line.partition("=")
-        option = key.rpartition(".")[2]
-        if option in ("find-links", "constraint"):
-            for item in ast.literal_eval(value).split():
-                options[(f"--{option}", item)] = None
-    return [word for option in options for word in option]
+        name, value = key.rpartition(".")[2], ast.literal_eval(value)
+        if name in OPTIONS:
+            options.update(((OPTIONS[name], item), None) for item in value.split())
+        elif name == "cert":
+            certificates = value
+    return [word for option in options for word in option], certificates
 
 
 def _pip(*arguments, env=None):
@@ -57,4 +70,4 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["install"]:
         install()
     else:
-        print(" ".join(pip_sources()))
+        sys.exit(pip_install(*sys.argv[1:]).returncode)
