@@ -11,6 +11,8 @@ from dataclasses import dataclass
 GRADED = "graded"
 BY_HAND = "by_hand"            # a manual score given in formgrader, which overrides the autograded one
 NEEDS_MANUAL = "needs_manual"  # nbgrader waits for a manual grade (a written answer, a task)
+DISPUTED = "disputed"          # a plain test cell whose judge and second opinion disagree
+JUDGED_INSIDE = "judged_inside"  # a plain test cell that only the student's process could run
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,16 @@ STATUSES = {
         "grader could not check", real=False, manual=True,
         to_do="the grader could not check it (its own error, not the student's), grade by hand",
         exercise="the grader could not check this exercise: a problem of the grader, not of the student's code"),
+    DISPUTED: Status(
+        "check by hand", real=False, manual=True,
+        to_do="the test cell judged outside the student's process and the same cell run as stock nbgrader runs it "
+              "gave different scores (both in the record), grade by hand",
+        exercise="this test cell gave one result where the grader judges it and another when run in your notebook "
+                 "as usual, so a person decides"),
+    JUDGED_INSIDE: Status(
+        "judged in the notebook", real=True,
+        to_do="a test cell judged in the student's process (it uses the notebook's shell): the student's code "
+              "could have changed its verdict, check it"),
     NEEDS_MANUAL: Status("needs manual grade", real=False, manual=True,
                          to_do="waiting for a manual grade in formgrader",
                          exercise="waiting for a grader to score it in formgrader"),

@@ -52,11 +52,14 @@ def _unit(cell):
     return {"kind": "test" if reaches_inside(cell.source) else "judged", "source": cell.source}
 
 
-def build_job(nb, course, limits=None, also_hide=()):
-    """The sandbox job for a notebook, and the index of the cell each unit stands for."""
+def build_job(nb, course, limits=None, also_hide=(), folder=None, source=None):
+    """The sandbox job for a notebook, and the index of the cell each unit stands for. ``folder`` is the
+    notebook's, whose files the sandbox and the judge work among; ``source`` the assignment's source folder, whose
+    modules are the instructor's copies."""
     code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
     job = {"units": [_unit(nb.cells[i]) for i in code], "limits": {**DEFAULT_LIMITS, **(limits or {})},
-           "hide": secret_paths(course, also_hide)}
+           "hide": secret_paths(course, also_hide), "folder": str(folder) if folder else None,
+           "source": str(source) if source else None}
     return job, code
 
 

@@ -6,6 +6,7 @@ from ..checks.scoring import gate_note, scaled
 from ..checks.grade import format_results
 from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord
+from ..statuses import DISPUTED, JUDGED_INSIDE
 from ..safe_html import safe_outputs
 from .jobs import failure_reason
 from .machine_paths import scrub_outputs
@@ -63,12 +64,27 @@ def exercise_record(grade_id, name, points, status, reason, results):
 
 
 def test_record(cell, result, limits=None):
-    """The record of a plain test cell: whether it ran, the score nbgrader gives its outputs, and whether it was
-    judged in the student's process."""
+    """The record of a plain test cell: whether it ran, the score nbgrader gives its outputs, whether it was judged
+    in the student's process, and whether the second opinion (the cell run as stock nbgrader runs it) disagrees."""
     grade_id, points = cell.metadata["nbgrader"]["grade_id"], float(cell.metadata["nbgrader"]["points"])
     score = determine_grade(cell)[0] or 0.0
     note = judged_inside_note(cell.source)
-    if result["status"] == "ok":
-        return ExerciseRecord(grade_id, score, points, note=note, grade_id=grade_id)
-    reason = f"the test cell {failure_reason(result['status'], limits)}"
-    return ExerciseRecord(grade_id, score, points, result["status"], reason, note=note, grade_id=grade_id)
+    if result["status"] != "ok":
+        reason = f"the test cell {failure_reason(result['status'], limits)}"
+        return ExerciseRecord(grade_id, score, points, result["status"], reason, note=note, grade_id=grade_id)
+    if note:
+        return ExerciseRecord(grade_id, score, points, JUDGED_INSIDE, note=note, grade_id=grade_id)
+    if "inside" in result:
+        second = nbformat.from_dict({**cell, "outputs": result["inside"]})
+        inside = determine_grade(second)[0] or 0.0
+        if inside != score:
+            reason = (f"judged outside the student's process: {_outcome(score, points, cell.outputs)}; run in the "
+                      f"student's notebook as stock nbgrader runs it: {_outcome(inside, points, second.outputs)}")
+            return ExerciseRecord(grade_id, score, points, DISPUTED, reason, grade_id=grade_id)
+    return ExerciseRecord(grade_id, score, points, grade_id=grade_id)
+
+
+def _outcome(score, points, outputs):
+    """'0 of 2 points (NameError: name 'helper' is not defined)'."""
+    error = next((f" ({o.ename}: {o.evalue[:200]})" for o in outputs if o.output_type == "error"), "")
+    return f"{score:g} of {points:g} points{error}"

@@ -2,8 +2,7 @@
 grader/sandbox/judge.py), unless the cell reaches into that process in a way no value can cross for.
 
 Such a cell uses IPython's shell (a magic, ``get_ipython()``, ``In`` or ``Out``), reads a namespace as a whole
-(``globals()``, ``locals()``, ``vars()``, ``dir()``, ``__main__``), inspects code (``inspect``) or seeds a random
-generator (``seed``, ``manual_seed``, ``set_rng_state``) that the student's code draws from. It runs in the
+(``globals()``, ``locals()``, ``vars()``, ``dir()``, ``__main__``) or inspects code (``inspect``). It runs in the
 student's process, as before the judge: with IPython's hooks put back (grader/sandbox/hooks.py), and open to code
 that runs inside it. The decision reads the instructor's source only (nbgrader restores it before grading), so a
 submission cannot choose it.
@@ -12,8 +11,9 @@ import ast
 
 from IPython.core.inputtransformer2 import TransformerManager
 
-INSIDE_ONLY = frozenset({"get_ipython", "In", "Out", "globals", "locals", "vars", "dir", "__main__", "inspect",
-                         "seed", "manual_seed", "set_rng_state"})
+from ..checks.cells import kit_exercise
+
+INSIDE_ONLY = frozenset({"get_ipython", "In", "Out", "globals", "locals", "vars", "dir", "__main__", "inspect"})
 JUDGED_INSIDE = ("judged in the student's process: this test cell uses {name}, which needs the student's own "
                  "process, so code in the notebook could change its outcome")
 
@@ -45,3 +45,17 @@ def judged_inside_note(source):
         return JUDGED_INSIDE.format(name="an IPython magic or shell command")
     return JUDGED_INSIDE.format(name=f"{name}()" if name in {"get_ipython", "globals", "locals", "vars", "dir"}
                                 else name)
+
+
+def judged_inside(notebooks):
+    """[(notebook name, grade_id, the name that makes it run there)] of the plain test cells judged in the student's
+    process, in ``notebooks`` ({name: notebook}): what ``release`` tells the instructor."""
+    found = []
+    for name, nb in notebooks.items():
+        for cell in nb.cells:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+                reason = reaches_inside(cell.source)
+                if reason and not kit_exercise(cell):
+                    found.append((name, meta.get("grade_id"), reason))
+    return found

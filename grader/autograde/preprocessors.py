@@ -81,7 +81,8 @@ class SandboxExecute(NbGraderPreprocessor):
         started = time.monotonic()
         info = resources["nbgrader"]
         course = Course.of_notebook(self, resources)
-        job, cells = build_job(nb, course.root, self.limits(), self.hidden_folders)
+        folder = resources.get("metadata", {}).get("path") or None
+        job, cells = build_job(nb, course.root, self.limits(), self.hidden_folders, folder, course.source)
         result = shared_pool(self.isolation).run(job)
         units = result["units"]
         tests = []

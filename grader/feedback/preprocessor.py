@@ -14,10 +14,20 @@ from ..checks.registry import graded_exercise
 from ..course import Course
 from ..records import read, record_path
 from ..review import GRADER_NOTE
+from ..statuses import PENDING, STATUSES
 from ..checks.notebook import sources_before
 from ..tutor.hidden_tests import clear_hidden_tests
 from ..tutor.page import exercise_html, exercise_text, notebook_notes
 from .invalid import invalid_notice
+
+
+def _plain_cell_note(exercise):
+    """What a plain test cell's page says under its outputs: that it was judged in the student's process, or why
+    its score is not final yet."""
+    if exercise.note:
+        return f"{exercise.note}."
+    status = STATUSES[exercise.status]
+    return None if status.real or not status.exercise else f"{status.exercise[0].upper()}{status.exercise[1:]}. {PENDING}"
 
 
 class KitFeedback(NbGraderPreprocessor):
@@ -51,10 +61,9 @@ class KitFeedback(NbGraderPreprocessor):
                 cell.outputs = [new_output("display_data", data={
                     "text/html": exercise_html(exercise, calls, by_name),
                     "text/plain": exercise_text(exercise, calls, by_name)})]
-            elif exercise is not None and exercise.note:  # a plain test cell judged in the student's process
+            elif exercise is not None and (said := _plain_cell_note(exercise)):
                 cell.outputs.append(new_output("display_data", data={
-                    "text/html": f"<p class='kit-note'>{html.escape(exercise.note)}.</p>",
-                    "text/plain": f"{exercise.note}."}))
+                    "text/html": f"<p class='kit-note'>{html.escape(said)}</p>", "text/plain": said}))
         if record is not None and (notes := notebook_notes(record)):
             nb.cells.insert(0, new_markdown_cell(notes))
         return nb, resources

@@ -98,15 +98,40 @@ def count_answer(answer):
     return count
 
 
+def call_back(message):
+    """A request of the student's code on an object the judge lent it, checked for its form (the judge decodes
+    its values, which are plain data or handles)."""
+    request = message.get("call_back") if isinstance(message, dict) and set(message) == {"call_back"} else None
+    if not isinstance(request, dict) or type(request.get("on")) is not int or \
+            request.get("do") not in ("call", "attr", "item", "len") or \
+            not set(request) <= {"on", "do", "args", "kwargs", "name", "key"}:
+        raise Malformed("a call back to the judge has the wrong form")
+    return request
+
+
+def _files(files):
+    """The files the student's code wrote, as the judge takes them: {"changed": {name: bytes}, "removed": [name]}."""
+    if not isinstance(files, dict) or set(files) != {"changed", "removed"} or \
+            not isinstance(files["changed"], dict) or not isinstance(files["removed"], list):
+        raise Malformed("the files sent to the judge have the wrong form")
+    for name, data in files["changed"].items():
+        if not (isinstance(data, dict) and set(data) == {"__bytes__"} and isinstance(data["__bytes__"], str)):
+            raise Malformed("a file sent to the judge is not bytes")
+    if not all(isinstance(name, str) for name in files["removed"]):
+        raise Malformed("a removed file's name is not text")
+    return files
+
+
 def lent_answer(answer):
     """An answer to one of the judge's requests (handles.py), its outputs cleaned; its value is checked by the
     judge, which decodes nothing but plain data."""
     if not isinstance(answer, dict) or not isinstance(answer.get("outputs"), list):
         raise Malformed("an answer to the judge has the wrong form")
-    kinds = set(answer) - {"outputs"}
+    files = _files(answer["files"]) if "files" in answer else None
+    kinds = set(answer) - {"outputs", "files"}
     if kinds not in ({"value"}, {"missing"}, {"raised"}) or answer.get("missing", True) is not True:
         raise Malformed("an answer to the judge has the wrong form")
-    clean = {"outputs": [clean_output(output) for output in answer["outputs"]]}
+    clean = {"outputs": [clean_output(output) for output in answer["outputs"]], **({"files": files} if files else {})}
     if "raised" in answer:
         raised = answer["raised"]
         if not isinstance(raised, dict) or set(raised) != {"type", "message", "traceback"} or \
@@ -115,4 +140,4 @@ def lent_answer(answer):
         return {**clean, "raised": {"type": _text(raised["type"], "an error's type")[:100],
                                     "message": _text(raised["message"], "an error's message"),
                                     "traceback": [_text(line, "a traceback line") for line in raised["traceback"]]}}
-    return {**clean, **answer}
+    return {**answer, **clean}

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from . import evidence, hugepages, isolation, levels, protocol, runner
+from . import evidence, folder, hugepages, isolation, levels, protocol, runner
 from .cgroup import Cgroup, kill_below
 from .forkserver import JUDGE, SANDBOX, ForkServer
 from .judge import judge_main
@@ -73,11 +73,22 @@ warm(torch.ones(3))
 
 
 def sandbox_main(fd, server, clean):
-    """In a fresh fork: wait for the spec, enter the walls, then answer requests."""
+    """In a fresh fork: wait for the spec, read the notebook's folder, enter the walls, write the folder's files
+    into the working folder, then answer requests."""
     isolation.die_with_parent(server)
     isolation.isolate_fds(fd)
-    output_chars = enter_walls(protocol.read(fd, MAX_JOB_BYTES))
+    output_chars = prepare(protocol.read(fd, MAX_JOB_BYTES))
+    sys.path.insert(0, "")  # the working folder, as in a kernel: the course's modules import from there
     runner.serve(fd, output_chars, clean)
+
+
+def prepare(spec):
+    """Read the notebook's folder, enter the walls, and write the folder's files into the working folder: the spec
+    (the paths hidden) and the files are gone once this returns."""
+    files = folder.read_folder(spec["folder"], spec["limits"]["tmp_bytes"] // 2) if spec.get("folder") else {}
+    output_chars = enter_walls(spec)
+    folder.write_folder(files, os.getcwd())
+    return output_chars
 
 
 def enter_walls(spec):
@@ -106,7 +117,8 @@ class Sandbox:
         self.received = 0
         self.output_chars = job["limits"]["output_chars"]
         self._judge = None
-        protocol.write(self.channel.fileno(), {"hide": job["hide"], "limits": job["limits"],
+        self.folder, self.source = job.get("folder"), job.get("source")
+        protocol.write(self.channel.fileno(), {"hide": job["hide"], "limits": job["limits"], "folder": self.folder,
                                                "cgroup_memory": self.group.limits_memory})
 
     def ask(self, request, deadline):
@@ -134,7 +146,7 @@ class Sandbox:
     def judge(self):
         """The judge of this sandbox's plain test cells, started at the first."""
         if self._judge is None:
-            self._judge = Judge(self.server)
+            self._judge = Judge(self.server, self.folder, self.source)
         return self._judge
 
     def close(self):
@@ -151,15 +163,29 @@ class Sandbox:
 
     def remove(self):
         self.close()
+        if self._judge:
+            levels.remove_tree(self._judge.folder)
         self.group.remove()
         kill_below(self.server.pid)  # what the sandbox left where no cgroup or PID namespace holds it
 
 
 class Judge:
-    """The judge process (judge.py), seen from the worker: it never runs student code, so it needs no walls."""
+    """The judge process (judge.py), seen from the worker: it never runs student code, so it needs no walls. It
+    works in a folder of its own: a copy of the notebook's, where a module is the instructor's copy only."""
 
-    def __init__(self, server):
+    def __init__(self, server, notebook_folder, source):
         self.pid, self.channel = server.spawn(JUDGE)
+        self.folder = tempfile.mkdtemp(prefix="attention-kit-judge-")
+        self.started = False
+        if notebook_folder:
+            folder.write_folder(folder.instructors_files(notebook_folder, source), self.folder)
+
+    def start(self, message):
+        """The first message tells the judge its folder."""
+        if not self.started:
+            self.started = True
+            return {**message, "folder": self.folder}
+        return message
 
     def ask(self, message, deadline):
         """The judge's next message: a request for the sandbox, or the test cell's outputs."""
@@ -180,13 +206,19 @@ class Failed(Exception):
 
 def run_judged(sandbox, source, deadline):
     """A plain test cell, run by the judge: each of its requests on the student's names goes to the sandbox, and
-    the sandbox's answer, checked here, back to the judge."""
+    the sandbox's answer (or its call back to an object the judge lent), checked here, back to the judge."""
     count = evidence.count_answer(sandbox.ask({"count": True}, deadline))
+    files = evidence.lent_answer(sandbox.ask({"sync": True}, deadline)).get("files")
     judge = sandbox.judge()
-    message = judge.ask({"cell": source, "count": count, "limit": sandbox.output_chars}, deadline)
-    while set(message) == {"ask"}:
-        answer = evidence.lent_answer(sandbox.ask(message["ask"], deadline))
-        message = judge.ask({"answer": answer}, deadline)
+    message = judge.ask(judge.start({"cell": source, "count": count, "limit": sandbox.output_chars,
+                                     "files": files}), deadline)
+    while "ask" in message or "returned" in message or "raised" in message:
+        request = message["ask"] if "ask" in message else message  # a request, or the judge's reply to a call back
+        reply = sandbox.ask(request, deadline)
+        if "call_back" in reply:
+            message = judge.ask({"call_back": evidence.call_back(reply)}, deadline)
+        else:
+            message = judge.ask({"answer": evidence.lent_answer(reply)}, deadline)
     if "malformed" in message:
         raise evidence.Malformed(f"the answers to a test cell were not plain data: {message['malformed']}")
     outputs, count = evidence.cell_answer(message)
@@ -239,19 +271,47 @@ def attempt(server, job, results, deadline, name):
 
 
 def supervise(server, job, name):
-    """Run a job to the end; each unit's result, in order, and how the notebook ended."""
+    """Run a job to the end; each unit's result, in order, and how the notebook ended. A plain test cell that the
+    judge failed gets a second opinion: its outputs when the notebook runs again as stock nbgrader runs it."""
     started = time.monotonic()
-    deadline = started + job["limits"]["notebook_seconds"]
+    units, restarts, ended = run_all(server, job, name)
+    status = "graded"
+    if any(u["status"] == "not_run" for u in units):
+        status = "timeout" if ended else "crashed"
+    if any(_judge_failed(unit, result) for unit, result in zip(job["units"], units)):
+        second, _, _ = run_all(server, stock_job(job), f"{name}-stock")
+        for unit, result, again in zip(job["units"], units, second):
+            if _judge_failed(unit, result) and again["status"] == "ok":
+                result["inside"] = again["outputs"]
+    return {"status": status, "units": units, "restarts": restarts, "seconds": round(time.monotonic() - started, 3)}
+
+
+def run_all(server, job, name):
+    """Each unit's result, the restarts, and whether the notebook ran out of time."""
+    deadline = time.monotonic() + job["limits"]["notebook_seconds"]
     results, restarts = {}, 0
     while not attempt(server, job, results, deadline, f"{name}-{restarts}"):
         restarts += 1
         if restarts > MAX_RESTARTS or time.monotonic() >= deadline:
             break
     units = [results.get(i) or {"status": "not_run"} for i in range(len(job["units"]))]
-    status = "graded"
-    if any(u["status"] == "not_run" for u in units):
-        status = "timeout" if time.monotonic() >= deadline else "crashed"
-    return {"status": status, "units": units, "restarts": restarts, "seconds": round(time.monotonic() - started, 3)}
+    return units, restarts, time.monotonic() >= deadline
+
+
+def _judge_failed(unit, result):
+    """A test cell the judge ran that did not give full marks by its outputs alone (an error, or a value that can
+    be partial credit)."""
+    return unit["kind"] == "judged" and result["status"] == "ok" and any(
+        output["output_type"] in ("error", "execute_result") for output in result["outputs"])
+
+
+def stock_job(job):
+    """The job as stock nbgrader runs the notebook: every plain test cell in the student's process (with the hooks
+    of before any student code), no kit check. Its sandboxes' outputs are never shown: the test cells' hidden parts
+    enter them."""
+    units = [{"kind": "test", "source": unit["source"]} if unit["kind"] == "judged" else
+             unit if unit["kind"] != "kit" else {"kind": "cell", "source": ""} for unit in job["units"]]
+    return {**job, "units": units}
 
 
 def self_test(server):

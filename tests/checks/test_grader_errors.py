@@ -61,14 +61,14 @@ def test_an_error_inside_the_students_code_is_still_the_students():
     assert not isinstance(results[0].failure, CouldNotCheck)
 
 
-def test_a_probe_whose_answer_cannot_be_sent_is_the_graders_problem_in_the_sandbox(monkeypatch):
+def test_a_probe_whose_answer_cannot_be_sent_is_the_graders_problem_in_the_sandbox():
     import types
     from grader.checks import plain
     from grader.sandbox import runner
-    monkeypatch.setattr(runner, "run_probe", lambda obj, probe, params: {"type": "Tensor", "values": object()})
     shell = types.SimpleNamespace(user_ns={"attention_weights": lambda scores: scores})
     answer = runner.answer(shell, {"exercise": "attention_weights", "probe": "call",
-                                   "params": plain.to_plain({"args": (1,), "kwargs": {}})}, 1000, clean=None, handles=None)
+                                   "params": plain.to_plain({"args": (1,), "kwargs": {}})}, 1000, clean=None, handles=None,
+                           probe=lambda obj, probe, params: {"type": "Tensor", "values": object()})
     outcome = plain.from_plain(answer["outcome"])
     assert outcome["type"] == "grader_error" and outcome["error"] == "TypeError"
 

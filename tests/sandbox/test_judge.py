@@ -140,9 +140,9 @@ def test_a_value_the_students_code_shows_is_not_the_cells_value(outputs):
     assert shown[-1]["data"]["text/plain"] == "42"
 
 
-def test_what_cannot_cross_is_the_test_cells_error_in_words(outputs):
+def test_an_object_of_the_test_cells_is_lent_to_the_students_code_and_fails_there_as_in_one_process(outputs):
     [error] = [o for o in outputs["cannot_cross"][2] if o["output_type"] == "error"]
-    assert "cannot be handed to the student's code" in error["evalue"]
+    assert (error["ename"], error["evalue"]) == ("TypeError", "unsupported operand type(s) for *: 'int' and 'object'")
     assert not any("grader/sandbox" in line for line in error["traceback"])
 
 
@@ -152,7 +152,7 @@ def test_a_test_cell_that_reaches_into_the_students_process_runs_there(outputs):
 
 @pytest.mark.parametrize("source,name", [
     ("assert double(2) == 4", None), ("%timeit double(2)", "get_ipython"), ("import inspect", "inspect"),
-    ("torch.manual_seed(0)\nassert f(1)", "manual_seed"), ("np.random.seed(1)", "seed"), ("dir()", "dir"),
+    ("torch.manual_seed(0)\nassert f(1)", None), ("np.random.seed(1)", None), ("dir()", "dir"),
     ("from __main__ import f", "__main__"), ("assert In[-1]", "In"), ("def broken(:", None)])
 def test_which_test_cells_are_judged_in_the_students_process(source, name):
     assert reaches_inside(source) == name
@@ -164,8 +164,7 @@ def test_a_forged_answer_on_the_channel_is_the_cells_malformed_status(tmp_path):
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
     forge = new_code_cell("import sys\n\ndef double(x):\n    return 2 * x\n\n"
-                          "sys.modules['grader.sandbox.handles'].answer = "
-                          "lambda *args: {'value': {'__pickle__': 'x'}, 'outputs': []}")
+                          "sys.modules['grader.sandbox.crossing'].encode = lambda *args: {'__pickle__': 'x'}")
     test = new_code_cell("assert double(2) == 4")
     test.metadata["nbgrader"] = {"grade_id": "t", "grade": True, "solution": False, "points": 1, "schema_version": 3}
     job, _ = build_job(new_notebook(cells=[forge, test]), tmp_path, {"notebook_seconds": 30})

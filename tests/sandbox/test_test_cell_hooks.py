@@ -41,7 +41,15 @@ TESTING_TEST = graded(nbformat.v4.new_code_cell("np.testing.assert_allclose(doub
 TORCH_TEST = graded(nbformat.v4.new_code_cell("import torch\n\nassert torch.allclose(double(torch.ones(2)), "
                                               "torch.full((2,), 2.0))"), "double_torch_test", points=2, grade=True,
                     locked=True)
-TEST_CELLS = ("double_test", "double_partial_test", "double_allclose_test", "double_testing_test", "double_torch_test")
+# Seeded before drawing its inputs, as machine-learning test cells are: judged outside like the others (issue 49).
+SEEDED_TEST = graded(nbformat.v4.new_code_cell("np.random.seed(0)\nx = np.random.rand(3)\n"
+                                               "assert np.allclose(double(x), 2 * x)"),
+                     "double_seeded_test", points=2, grade=True, locked=True)
+TORCH_SEEDED_TEST = graded(nbformat.v4.new_code_cell("torch.manual_seed(0)\nx = torch.randn(3)\n"
+                                                     "assert torch.allclose(double(x), x + x)"),
+                           "double_torch_seeded_test", points=2, grade=True, locked=True)
+TEST_CELLS = ("double_test", "double_partial_test", "double_allclose_test", "double_testing_test", "double_torch_test",
+              "double_seeded_test", "double_torch_seeded_test")
 
 WRONG, RIGHT = "def double(x):\n    return 3 * x\n", "def double(x):\n    return 2 * x\n"
 
@@ -108,6 +116,13 @@ HOOKS = {
               "        if drop_asserts not in get_ipython().input_transformers_post:\n"
               "            get_ipython().input_transformers_post.append(drop_asserts)\n        time.sleep(0.001)\n\n"
               "threading.Thread(target=keep_agreeing, daemon=True).start()\n",
+    # Issue 49: the kit's own request loop in the sandbox, wrapped to answer every in-process test cell "passed".
+    "runner_wrapper": "import sys\n\nrunner = sys.modules['grader.sandbox.runner']\nreal = runner.answer\n\n"
+                      "def answer(shell, request, *args, **kwargs):\n    if request.get('test') is True:\n"
+                      "        return {'outputs': [], 'count': shell.execution_count}\n"
+                      "    return real(shell, request, *args, **kwargs)\n\nrunner.answer = answer\n",
+    "seed_patch": "import numpy, torch\n\nnumpy.random.seed = lambda *args, **kwargs: None\n"
+                  "torch.manual_seed = lambda *args, **kwargs: None\n",
     # An answer whose value agrees with anything: equal to all, true, and as an array whatever its caller expects.
     "eq_always_true": "import sys\nimport numpy\n\nclass Anything:\n    def __eq__(self, other):\n        return True\n\n"
                       "    def __bool__(self):\n        return True\n\n"
@@ -144,7 +159,8 @@ def scores(tmp_path_factory):
             other.unlink()
     basics = nbformat.read(path, as_version=4)
     set_up = next(n for n, cell in enumerate(basics.cells) if graded_id(cell))  # the cells before its first exercise
-    basics.cells = basics.cells[:set_up] + [DOUBLE, DOUBLE_TEST, PARTIAL_TEST, ALLCLOSE_TEST, TESTING_TEST, TORCH_TEST]
+    basics.cells = basics.cells[:set_up] + [DOUBLE, DOUBLE_TEST, PARTIAL_TEST, ALLCLOSE_TEST, TESTING_TEST, TORCH_TEST,
+                                            SEEDED_TEST, TORCH_SEEDED_TEST]
     nbformat.write(basics, path)
     Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
