@@ -9,7 +9,7 @@ import importlib
 MODULES = {"release": ".release", "collect": ".collect", "autograde": ".autograde.run", "feedback": ".feedback",
            "export": ".export", "report": ".report", "gradescope": ".gradescope.build", "roster": ".lms.roster",
            "passback": ".lms.passback", "jwks": ".lms.keys", "regrade": ".regrade", "similarity": ".similarity",
-           "demo": ".demo.run"}
+           "adopt": ".adopt", "demo": ".demo.run"}
 
 __all__ = list(MODULES)
 

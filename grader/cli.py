@@ -103,6 +103,8 @@ VERBS = {
                    [("--out", {"help": "the folder (default reports/<assignment>/, beside the class report)"}),
                     ("--threshold", {"type": float, "default": 0.5, "help": "list pairs whose answers to an "
                                      "exercise share this much of their fingerprints or more (default 0.5)"})]),
+    "adopt": ("make an existing nbgrader course grade in the kit's sandbox: its nbgrader_config.py kept as it is "
+              "(and copied to nbgrader_config.py.before-kit), the kit's settings added after the course's own", []),
     "demo": ("try every step on a generated class of students and check the grades",
              [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"}),
               ("--lti", {"action": "store_true", "help": "then post the grades to a test LTI 1.3 platform started "

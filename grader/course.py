@@ -67,11 +67,14 @@ class Course:
         return self
 
     @functools.cached_property
+    def config(self):
+        """The course's nbgrader configuration, as its ``nbgrader_config.py`` sets it."""
+        return PyFileConfigLoader(CONFIG, path=str(self.root.resolve())).load_config()
+
+    @functools.cached_property
     def directory(self):
         """nbgrader's view of the course, as ``nbgrader_config.py`` sets it."""
-        root = self.root.resolve()
-        config = PyFileConfigLoader(CONFIG, path=str(root)).load_config()
-        return CourseDirectory(config=config, root=str(root))
+        return CourseDirectory(config=self.config, root=str(self.root.resolve()))
 
     # nbgrader's folders of the assignment
     def folder(self, step, student="."):

@@ -10,16 +10,32 @@ def summary(verb, result, course):
     :class:`~grader.course.Course`."""
     if verb == "release":
         released = course.released_exercises()
-        return f"release: {count(len(released), 'notebook')} in {course.release}; for students: {result}"
+        return f"release: {count(len(released), 'notebook')} in {course.release}; for students: {result}" + \
+            inside_summary(course)
     if verb == "feedback":
         return feedback_summary(result, course)
     if verb == "export" and isinstance(result, pathlib.Path):
         with result.open(newline="", encoding="utf-8") as sheet:
             students = {row["student"] for row in csv.DictReader(sheet)}
         return f"export: the grades of {count(len(students), 'student')} in {result}"
+    if verb == "adopt":
+        return adopt_summary(result)
     if verb in ("export", "report", "similarity"):
         return f"{verb}: {result}"
     return str(result)
+
+
+def inside_summary(course):
+    """The test cells judged in the student's process, each named, or nothing."""
+    import nbformat
+
+    from .autograde.plain_tests import judged_inside
+    found = judged_inside({path.name: nbformat.read(path, as_version=4) for path in sorted(course.source.glob("*.ipynb"))})
+    if not found:
+        return ""
+    cells = ", ".join(f"{notebook} {grade_id} ({name})" for notebook, grade_id, name in found)
+    return (f"\n{count(len(found), 'test cell')} judged in the student's process, where the student's code could "
+            f"change the verdict (flagged on every student's grade for a person to check): {cells}")
 
 
 def feedback_summary(pages, course):
@@ -36,4 +52,18 @@ def feedback_summary(pages, course):
     if without:
         line += f"; none for {count(len(without), 'notebook')} handed in: " + ", ".join(
             f"{n} ({'could not be read' if n in unread else 'not graded yet'})" for n in without)
+    return line
+
+
+def adopt_summary(adoption):
+    """Whether the course's configuration changed; if so, where the file as it was is, the sandbox's time limits,
+    and the kit's settings the course sets its own way."""
+    if adoption.backup is None:
+        return f"adopt: {adoption.config} grades in the kit's sandbox already: nothing changed"
+    cell, notebook = adoption.limits
+    line = (f"adopt: {adoption.config} now grades in the kit's sandbox, the course's own settings kept (the file as "
+            f"it was: {adoption.backup}); a cell may run {cell:g} s, a notebook {notebook:g} s "
+            "(c.SandboxExecute.unit_seconds, notebook_seconds)")
+    if adoption.kept:
+        line += f"; kept the course's own {', '.join(adoption.kept)} where the kit has its own"
     return line
