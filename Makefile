@@ -68,3 +68,12 @@ $(NODE): tests/pages_js/package.json tests/pages_js/package-lock.json
 # .cache/student-envs/) in the background by the standard library and uv: they need not wait for .venv.
 student-envs: $(UV)
 	$(PYTHON) -m tests.student_envs
+
+# The documentation site (docs/: Sphinx, MyST Markdown, furo), into build/docs; warnings are errors, as in
+# tests/test_docs.py. linkcheck checks the links to other sites: a report, not a gate (sites come and go).
+.PHONY: docs linkcheck
+docs: $(STAMP)
+	$(VENV)/bin/sphinx-build -n -W --keep-going -b html docs build/docs
+
+linkcheck: $(STAMP)
+	-$(VENV)/bin/sphinx-build -b linkcheck docs build/linkcheck

@@ -30,6 +30,7 @@ if __package__ in (None, ""):  # run as a script: the kit's folder on the path, 
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from bench.autograde_speed import clean_class, make_course  # noqa: E402
+from bench.results import add_option, machine, record  # noqa: E402
 
 KIT = pathlib.Path(__file__).resolve().parents[1]
 SPENT = collections.Counter()  # CPU seconds by row, outside the sandbox
@@ -202,9 +203,11 @@ def main(argv=None):
     options.add_argument("--students", type=int, default=4)
     options.add_argument("--out", default=None, help="keep the course here (default: a temporary folder)")
     options.add_argument("--replay", help=argparse.SUPPRESS)  # internal: the inside replay of a jobs file
+    add_option(options)
     args = options.parse_args(argv)
     if args.replay:
         return replay(args.replay)
+    before = machine()
     from grader.course import Course
     folder = pathlib.Path(args.out or tempfile.mkdtemp(prefix="profile-")).resolve()
     folder.mkdir(parents=True, exist_ok=True)
@@ -228,12 +231,19 @@ def main(argv=None):
     subprocess.run([sys.executable, "-c", "import grader.autograde.nbgrader_pass"], check=True, cwd=KIT)
     walls["a new interpreter importing a grading process's code (the kit forks one)"] = time.monotonic() - started
     print(f"class: {len(students)} students, {notebooks} notebooks")
-    print_table("outside the sandbox: the grading process", outside_rows(), notebooks)
+    outside = outside_rows()
+    print_table("outside the sandbox: the grading process", outside, notebooks)
     print_table("inside the sandbox: the jobs replayed in a warm fork", sorted(
         inside.items(), key=lambda item: (item[0].startswith("probes"), item[0])), notebooks)
     print("\nwall seconds:")
     for label, seconds in walls.items():
         print(f"  {label:<72} {seconds:7.3f}")
+    record(args.results, "autograde_profile", {
+        "students": len(students), "notebooks": notebooks,
+        "outside_cpu_ms_per_notebook": round(1000 * sum(s for label, s in outside if not label.startswith("  "))
+                                             / notebooks, 1),
+        "inside_cpu_ms_per_notebook": round(1000 * sum(inside.values()) / notebooks, 1),
+        **{f"wall_s: {label}": round(seconds, 3) for label, seconds in walls.items()}}, before)
     if not args.out:
         shutil.rmtree(folder)
     return 0

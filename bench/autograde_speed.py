@@ -29,6 +29,7 @@ if __package__ in (None, ""):  # run as a script: the kit's folder on the path, 
 
 from bench.cpu import CpuGroup  # noqa: E402
 from bench.memory import MemoryGroup, TreeSampler  # noqa: E402
+from bench.results import add_option, machine, record  # noqa: E402
 from grader.autograde.run import default_workers  # noqa: E402
 from grader.course import Course, path_with_venv  # noqa: E402
 from grader.demo.generate import make_class  # noqa: E402
@@ -152,7 +153,9 @@ def main(argv=None):
     options.add_argument("--outputs-from", default=None,
                          help="a kit course graded before (--out of an earlier run, its kit folder): its autograded "
                               "notebooks' outputs must be the same as this run's")
+    add_option(options)
     args = options.parse_args(argv)
+    the_machine = machine()
     folder = pathlib.Path(args.out or tempfile.mkdtemp(prefix="bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     submissions = clean_class(folder, args.students, args.notebooks)
@@ -198,9 +201,25 @@ def main(argv=None):
           f"{'yes' if not changed else 'NO'} ({len(outputs[1])} notebooks compared)")
     for key in changed:
         print(f"  {key[0]}/{key[1]}: outputs differ")
+    figures = {"students": args.students, "notebooks": count, "stock_s": round(stock_seconds, 1),
+               **{f"kit_{w}_worker{'s' if w > 1 else ''}_s": round(s, 1) for w, (s, _) in kit_runs.items()},
+               "ratio_to_stock": round(stock_seconds / kit_two, 2), "scaling_1_to_2": round(kit_one / kit_two, 2),
+               "cpu_per_notebook_1_worker_s": _rounded(kit_runs[1][1]["cpu"], count),
+               "cpu_per_notebook_2_workers_s": _rounded(kit_runs[2][1]["cpu"], count),
+               "peak_cgroup_stock_mib": _rounded(stock_peak["cgroup"]),
+               "peak_cgroup_1_worker_mib": _rounded(kit_runs[1][1]["cgroup"]),
+               "peak_cgroup_2_workers_mib": _rounded(kit_runs[2][1]["cgroup"]),
+               "pss_summed_2_workers_mib": _rounded(memory_peak["pss"]),
+               "grades_agree": not disagree, "outputs_same": not changed}
+    record(args.results, "autograde_speed", figures, the_machine)
     if not args.out:
         shutil.rmtree(folder)
     return 1 if disagree or changed or not stock_scores else 0
+
+
+def _rounded(value, per=1):
+    """``value / per``, rounded for the record; None when the figure could not be measured."""
+    return None if value is None else round(value / per, 3 if per > 1 else 1)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ worker falls back to ``landlock``). Needs root. Prints the wall-clock time of ea
 
     .venv/bin/python -m bench.isolation_speed
 """
+import argparse
 import os
 import pathlib
 import shutil
@@ -16,6 +17,7 @@ import time
 
 os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
 
+from bench.results import add_option, machine, record  # noqa: E402
 from tests.course_builder import release_course  # noqa: E402 (after PATH: nbgrader runs jupyter by name)
 from tests.sandbox import test_isolation_levels as levels  # noqa: E402
 from tests.sandbox.attacks import RIGHT, WRONG  # noqa: E402
@@ -23,7 +25,11 @@ from tests.sandbox.attacks import RIGHT, WRONG  # noqa: E402
 CLASS = {"s1": RIGHT, "s2": RIGHT, "s3": WRONG, "s4": None}
 
 
-def main():
+def main(argv=None):
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_option(options)
+    args = options.parse_args(argv)
+    before, figures = machine(), {}
     home, python = levels.make_grader_user()
     released = release_course(pathlib.Path(tempfile.mkdtemp()) / "released")
     for level in ("root", "userns", "landlock"):
@@ -43,8 +49,10 @@ def main():
         isolation = {r.isolation for r in found.values()}
         scores = {s: r.score for s, r in sorted(found.items())}
         print(f"{level:9} {seconds:6.1f} s  exit {done.returncode}  {isolation}  {scores}", flush=True)
+        figures[f"{level}_s"] = round(seconds, 1)
         shutil.rmtree(course.parent if level == "root" else course, ignore_errors=True)
     shutil.rmtree(released.parent, ignore_errors=True)
+    record(args.results, "isolation_speed", figures, before)
 
 
 if __name__ == "__main__":

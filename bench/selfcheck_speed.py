@@ -75,7 +75,9 @@ def main(argv=None):
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--runs", type=int, default=3)
     options.add_argument("notebooks", nargs="*", help="notebook files (default: every released notebook)")
+    add_option(options)
     args = options.parse_args(argv)
+    before = machine()
     notebooks = [pathlib.Path(n) for n in args.notebooks] or sorted(EXERCISES.glob("*.ipynb"))
     scratch = tempfile.TemporaryDirectory()
     package = student_package(pathlib.Path(scratch.name))
@@ -94,6 +96,11 @@ def main(argv=None):
               f"(CPU {cpu - torch_cpu:+5.2f} s)")
     print(f"within {AIM} s of import torch: {'every notebook' if not over else 'not ' + ', '.join(over)}")
     print(f"load average: {_load()}")
+    beyond = {notebook.name: round(best[notebook][0] - torch, 3) for notebook in notebooks}
+    record(args.results, "selfcheck_speed", {
+        "import_torch_s": round(torch, 3), "import_torch_cpu_s": round(torch_cpu, 3),
+        "beyond_torch_s": beyond, "beyond_torch_cpu_s": {n.name: round(best[n][1] - torch_cpu, 3) for n in notebooks},
+        "worst_beyond_torch_s": max(beyond.values()), "aim_s": AIM, "runs": args.runs}, before)
     scratch.cleanup()
     return 1 if over else 0
 
@@ -104,6 +111,8 @@ def _load():
 
 if __package__ in (None, ""):  # run as a script: the kit's folder on the path, as ``-m bench...`` would
     sys.path.insert(0, str(KIT))
+
+from bench.results import add_option, machine, record  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

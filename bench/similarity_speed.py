@@ -18,11 +18,15 @@ import sys
 import tempfile
 import time
 
-from grader.checks.notebook import read
-from grader.demo.generate import make_class
-from grader.demo.run import ROOT
-from grader.similarity import similarity
-from grader.similarity.fingerprints import WORKERS
+if __package__ in (None, ""):  # run as a script: the kit's folder on the path, as ``-m bench...`` would
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from bench.results import add_option, machine, record  # noqa: E402
+from grader.checks.notebook import read  # noqa: E402
+from grader.demo.generate import make_class  # noqa: E402
+from grader.demo.run import ROOT  # noqa: E402
+from grader.similarity import similarity  # noqa: E402
+from grader.similarity.fingerprints import WORKERS  # noqa: E402
 
 ASSIGNMENT = "self_attention"
 ASSIGNED = re.compile(r"^\s*([a-z_]\w*)\s*=[^=]", re.MULTILINE)
@@ -73,7 +77,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
+    add_option(parser)
     arguments = parser.parse_args(argv)
+    before = machine()
     with tempfile.TemporaryDirectory(prefix="similarity-bench-") as scratch:
         course, drawn_from, cells = make_course(scratch, arguments.students, arguments.seed)
         notebooks = len(list((course / "exercises" / ASSIGNMENT).glob("*.ipynb")))
@@ -90,6 +96,10 @@ def main(argv=None):
               f"({min(len(os.sched_getaffinity(0)), WORKERS)} at once); the machine's load average before: "
               f"{load:.1f} on {len(os.sched_getaffinity(0))} cores")
         print(f"page: {page.stat().st_size // 1024} KiB")
+        record(arguments.results, "similarity_speed", {
+            "students": arguments.students, "answer_cells": cells, "wall_s": round(took, 2),
+            "cpu_main_s": round(own, 2), "cpu_fingerprinting_s": round(workers, 2),
+            "page_kib": page.stat().st_size // 1024}, before)
     return 0
 
 

@@ -1,5 +1,6 @@
 """The benchmark scripts still run, on a class small enough for CI (their figures are not asserted), and the
 memory they report is measured."""
+import json
 import subprocess
 import sys
 
@@ -28,11 +29,11 @@ spin(1.0)
 """
 
 
-def test_benchmark_runs_on_a_tiny_class(capsys, monkeypatch):
+def test_benchmark_runs_on_a_tiny_class(capsys, monkeypatch, tmp_path):
     """One student, one notebook: the fewest the script takes (one notebook graded by stock nbgrader, then by the kit
     with 1 and with 2 workers, as the lines below say). Only a run of its own samples the processes' memory: the
     sampling slows the processes it reads (2-worker runs of 40 students in turn: 76 and 77 s unsampled, 87 and 89 s
-    sampled)."""
+    sampled). The run appends its record to the results file it is given (bench/results.py), not to the kit's."""
     sampled = []
 
     class Recorded(TreeSampler):
@@ -40,13 +41,17 @@ def test_benchmark_runs_on_a_tiny_class(capsys, monkeypatch):
             sampled.append(psutil.Process(pid).cmdline())
             super().__init__(pid, *args, **kwargs)
     monkeypatch.setattr(speed, "TreeSampler", Recorded)
-    assert speed.main(["--students", "1", "--notebooks", "01_attention_basics.ipynb"]) == 0
+    results = tmp_path / "results.jsonl"
+    assert speed.main(["--students", "1", "--notebooks", "01_attention_basics.ipynb", "--results", str(results)]) == 0
     printed = capsys.readouterr().out
     for line in ("stock nbgrader autograde (sequential)", "kit autograde, 2 workers", "ratio kit", "PSS summed",
                  "RSS summed", "peak: cgroup", "CPU ", "grades agree: yes", "kept outputs the same (from run to run): yes",
                  "kit autograde, 2 workers, its processes' memory sampled"):
         assert line in printed
     assert [command[-3:] for command in sampled] == [["--force", "--workers", "2"]]
+    [entry] = [json.loads(line) for line in results.read_text().splitlines()]
+    assert entry["benchmark"] == "autograde_speed" and entry["cores"] >= 1 and entry["import_torch_s"] > 0
+    assert entry["figures"]["notebooks"] == 1 and entry["figures"]["grades_agree"] is True
 
 
 def test_the_memory_a_process_holds_is_counted_by_pss_and_by_its_cgroup():

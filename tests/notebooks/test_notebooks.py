@@ -42,9 +42,10 @@ def test_test_cells_follow_the_template_and_are_worth_their_points(notebook):
         assert meta["points"] > 0
 
 
-def test_the_readme_gives_the_test_cell_word_for_word():
-    lines = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()]
-    cell = TEST_CELL.format(name="<exercise>").splitlines()
+def test_the_docs_give_the_test_cell_word_for_word():
+    tutorial = ROOT / "docs" / "extending" / "tutorial-add-exercise.md"
+    lines = [line.strip() for line in tutorial.read_text().splitlines()]
+    cell = TEST_CELL.format(name="attend").splitlines()
     assert any(lines[at:at + len(cell)] == cell for at in range(len(lines)))
 
 
