@@ -1,8 +1,8 @@
 """Where an instructor's plain test cell is judged: by the judge, outside the student's process (see
 grader/sandbox/judge.py), unless the cell reaches into that process in a way no value can cross for.
 
-Such a cell uses IPython's shell (a magic, ``get_ipython()``, ``In`` or ``Out``), reads a namespace as a whole
-(``globals()``, ``locals()``, ``vars()``, ``dir()``, ``__main__``) or inspects code (``inspect``). It runs in the
+Such a cell uses IPython's shell (a magic, ``get_ipython()``, ``In`` or ``Out``) or inspects code (``inspect``:
+the student's functions are objects in the sandbox, their source is not the judge's to read). It runs in the
 student's process, as before the judge: with IPython's hooks put back (grader/sandbox/hooks.py), and open to code
 that runs inside it. The decision reads the instructor's source only (nbgrader restores it before grading), so a
 submission cannot choose it.
@@ -13,7 +13,7 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 from ..checks.cells import kit_exercise
 
-INSIDE_ONLY = frozenset({"get_ipython", "In", "Out", "globals", "locals", "vars", "dir", "__main__", "inspect"})
+INSIDE_ONLY = frozenset({"get_ipython", "In", "Out", "inspect"})
 JUDGED_INSIDE = ("judged in the student's process: this test cell uses {name}, which needs the student's own "
                  "process, so code in the notebook could change its outcome")
 
@@ -43,8 +43,7 @@ def judged_inside_note(source):
         return None
     if name == "get_ipython" and name not in source:
         return JUDGED_INSIDE.format(name="an IPython magic or shell command")
-    return JUDGED_INSIDE.format(name=f"{name}()" if name in {"get_ipython", "globals", "locals", "vars", "dir"}
-                                else name)
+    return JUDGED_INSIDE.format(name=f"{name}()" if name == "get_ipython" else name)
 
 
 def judged_inside(notebooks):

@@ -37,32 +37,34 @@ def read_folder(root, limit):
 
 
 def _regular_files(root):
-    """(relative path, read-only descriptor) of each regular file below ``root``, walked without following links."""
+    """(relative path, read-only descriptor) of each regular file below ``root``, walked without following links;
+    the caller closes each descriptor. At most MAX_FILES files."""
     try:
         top = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
         return
     stack, count = [("", top)], 0
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            for entry in sorted(os.listdir(folder)):
-                if count >= MAX_FILES:
-                    return
-                try:
-                    fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
-                except OSError:
-                    continue  # a link, or gone
-                kind = os.fstat(fd).st_mode
-                if stat.S_ISDIR(kind) and entry not in SKIPPED_FOLDERS:
-                    stack.append((f"{prefix}{entry}/", fd))
-                    continue
-                if stat.S_ISREG(kind):
-                    count += 1
-                    yield f"{prefix}{entry}", fd
-                else:
-                    os.close(fd)
-        finally:
+    try:
+        while stack and count < MAX_FILES:
+            prefix, folder = stack.pop()
+            try:
+                for entry in sorted(os.listdir(folder)):
+                    try:
+                        fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+                    except OSError:
+                        continue  # a link, or gone
+                    kind = os.fstat(fd).st_mode
+                    if stat.S_ISDIR(kind) and entry not in SKIPPED_FOLDERS:
+                        stack.append((f"{prefix}{entry}/", fd))
+                    elif stat.S_ISREG(kind) and count < MAX_FILES:
+                        count += 1
+                        yield f"{prefix}{entry}", fd
+                    else:
+                        os.close(fd)
+            finally:
+                os.close(folder)
+    finally:
+        for _, folder in stack:  # left when the walk stops early
             os.close(folder)
 
 

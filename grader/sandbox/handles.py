@@ -76,6 +76,11 @@ class Handles:
     def _resolve(self, obj):
         if set(obj) == {"__module__"} and type(obj["__module__"]) is str:
             return importlib.import_module(obj["__module__"])  # the test cell's import, run here as in one process
+        if set(obj) == {"__named__"}:  # a class or a torch dtype of the test cell's: this process's own
+            module, name = obj["__named__"]
+            return functools.reduce(getattr, name.split("."), importlib.import_module(module))
+        if set(obj) == {"__dtype__"}:
+            return np.dtype(obj["__dtype__"])
         if set(obj) == {"__judge__", "type", "callable"}:
             return _lent_class(str(obj["type"])[:100])(self, obj["__judge__"], str(obj["type"]), obj["callable"])
         number = obj.get("__handle__")
@@ -155,6 +160,8 @@ def _operation(handles, user_ns, request):
     if "lookup" in request:
         name = request["lookup"]
         return lambda: user_ns[name] if name in user_ns else crossing.MISSING
+    if "names" in request:
+        return lambda: [name for name in user_ns if type(name) is str]
     if "push" in request:
         return lambda: _push(handles, user_ns, request["push"])
     if "delete" in request:

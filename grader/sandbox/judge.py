@@ -120,6 +120,11 @@ class Student:
         name = crossing.module_name(value)
         if name is not None:
             return {"__module__": name}
+        if isinstance(value, np.dtype):
+            return {"__dtype__": value.str}
+        named = _named(value)
+        if named is not None:
+            return {"__named__": named}
         self.lent.append(value)
         return {"__judge__": len(self.lent) - 1, "type": type(value).__name__[:100], "callable": callable(value)}
 
@@ -168,6 +173,21 @@ class Student:
             path = folder.is_data(name) and folder.inside(os.getcwd(), name)
             if path and os.path.isfile(path) and not os.path.islink(path):
                 os.unlink(path)
+
+
+def _named(value):
+    """[module, name] of a class or a torch dtype that a loaded module holds under that name (``np.float32``,
+    ``int``, ``torch.float64``): the student's process takes its own, as in one process. None for anything else."""
+    if isinstance(value, type):
+        module, name = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    elif type(value).__module__ == "torch" and type(value).__name__ == "dtype":
+        module, name = "torch", str(value).removeprefix("torch.")
+    else:
+        return None
+    found = sys.modules.get(module) if type(module) is str and type(name) is str else None
+    for part in name.split(".") if found is not None else ():
+        found = getattr(found, part, None)
+    return [module, name] if found is value else None
 
 
 def _loaded_module(name):
@@ -226,6 +246,26 @@ class TestCellNames(dict):
         else:
             self.student.ask({"delete": name})  # the student's own name; NameError when there is none
         self.seen[name] = crossing.MISSING
+
+    # The namespace as a whole (``'f' in globals()``, ``globals().get('f')``, ``dir()``, ``vars()``): the test
+    # cells' names and the student's, as one namespace.
+    def __contains__(self, name):
+        if dict.__contains__(self, name):
+            return True
+        try:
+            return name not in BUILTINS and self.__missing__(name) is not crossing.MISSING
+        except KeyError:
+            return False
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def keys(self):
+        theirs = self.student.ask({"names": True})
+        return list(dict.fromkeys([*dict.keys(self), *(n for n in theirs if self.seen.get(n) is not crossing.MISSING)]))
+
+    def __iter__(self):
+        return iter(self.keys())
 
 
 class Proxy:
@@ -383,6 +423,7 @@ def judge_main(fd, server):
     names = TestCellNames(student, {k: v for k, v in shell.user_ns.items()})
     names["__builtins__"] = builtins
     shell.user_module, shell.user_ns = shell.prepare_user_module(user_ns=names)
+    sys.modules["__main__"] = shell.user_module  # ``from __main__ import f``: the notebook's names, as in a kernel
     shell.ns_table.update(user_global=names, user_local=names)
     student.changed.clear()
     while True:

@@ -33,6 +33,7 @@ KEEP = [sys.base_prefix, sys.prefix, *boundary.student_paths()]  # stay visible 
 SYSTEM_LIBRARIES = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache"]
 DEVICES = ["/dev/urandom", "/dev/random", "/dev/zero"]
 SCRATCH_PREFIX = "attention-kit-sandbox-"
+WORKING_FOLDER = "/tmp/notebook"
 _level, _memory = None, None
 
 
@@ -64,7 +65,8 @@ def seal(job):
         isolation.limit(limits, address_space=memory_by_rlimit)
         isolation.clean_environment("/tmp")
         isolation.drop_privileges() if _level == "root" else isolation.drop_capabilities()
-        os.chdir("/tmp")
+        os.mkdir(WORKING_FOLDER)  # the notebook's folder: only what is copied there (the kit may sit under /tmp)
+        os.chdir(WORKING_FOLDER)
         return
     scratch = _scratch()
     isolation.limit(limits, address_space=memory_by_rlimit, processes=_processes_of(os.getuid()) + limits["processes"])

@@ -20,7 +20,7 @@ from .hooks import refuse_audit_hooks
 from .shell import SandboxShell
 
 MAX_REQUEST_BYTES = 64 << 20
-JUDGE_REQUESTS = frozenset({"lookup", "do", "push", "delete", "sync"})
+JUDGE_REQUESTS = frozenset({"lookup", "names", "do", "push", "delete", "sync"})
 
 
 def answer(shell, request, output_chars, clean, handles, lent_answer=lent.answer, from_plain=plain.from_plain,

@@ -29,7 +29,7 @@ def kit(released_course, tmp_path_factory):
     """The kit with the new exercise, released as the README says (``python -m grader release``: the notebooks and
     the student package); each student hands in the new notebook."""
     kit = make_course(released_course, tmp_path_factory.mktemp("new_exercise") / "kit")
-    copy_kit(kit, "grader", "tests", "pyproject.toml", "README.md")
+    copy_kit(kit, "grader", "tests", "pyproject.toml", "README.md", "docs")
     new_exercise.add_to(kit)
     run(kit, "-m", "grader", "release", "--course", str(kit))
     release = nbformat.read(kit / "exercises" / ASSIGNMENT / NOTEBOOK, as_version=4)

@@ -152,8 +152,8 @@ def test_a_test_cell_that_reaches_into_the_students_process_runs_there(outputs):
 
 @pytest.mark.parametrize("source,name", [
     ("assert double(2) == 4", None), ("%timeit double(2)", "get_ipython"), ("import inspect", "inspect"),
-    ("torch.manual_seed(0)\nassert f(1)", None), ("np.random.seed(1)", None), ("dir()", "dir"),
-    ("from __main__ import f", "__main__"), ("assert In[-1]", "In"), ("def broken(:", None)])
+    ("torch.manual_seed(0)\nassert f(1)", None), ("np.random.seed(1)", None), ("dir()", None),
+    ("from __main__ import f", None), ("assert In[-1]", "In"), ("def broken(:", None)])
 def test_which_test_cells_are_judged_in_the_students_process(source, name):
     assert reaches_inside(source) == name
     assert (judged_inside_note(source) is None) == (name is None)

@@ -1,7 +1,7 @@
 """The judge keeps stock nbgrader's one-process semantics where real courses' test cells lean on them (issue 49):
-the notebook's folder and the course's modules, files the student's code writes, string arrays, functions handed
-to the student's code, globals the test cell assigns or deletes, arithmetic on the student's numbers and one set
-of random generators. Each test cell below passes for a right answer in stock nbgrader.
+the notebook's folder and the course's modules, files the student's code writes, string arrays, functions and
+types handed to the student's code, globals the test cell assigns or deletes, the namespace as a whole
+(``globals()``, ``dir()``, ``__main__``), arithmetic on the student's numbers and one set of random generators. Each test cell below passes for a right answer in stock nbgrader.
 
 One warm worker grades one notebook in a folder that holds a course module and a data file; each test reads one
 test cell's outcome: the judge's outputs and the second opinion of the same cell run in the student's process.
@@ -63,6 +63,11 @@ def layer():
     return torch.nn.Linear(3, 2)
 
 
+def make(numpy_type, torch_dtype, numpy_dtype, kind):
+    return (np.zeros(1, dtype=numpy_type).dtype.name, str(torch.zeros(1, dtype=torch_dtype).dtype),
+            np.zeros(1, dtype=numpy_dtype).dtype.name, kind(3.5))
+
+
 def listing():
     return sorted(os.listdir("."))
 
@@ -85,6 +90,11 @@ TESTS = {
     "seeded": "torch.manual_seed(0)\nx = torch.randn(4, 3)\nweights = layer().weight.detach()\n"
               "torch.manual_seed(0)\nsame_x = torch.randn(4, 3)\nexpected = torch.nn.Linear(3, 2).weight.detach()\n"
               "assert torch.equal(x, same_x) and torch.equal(weights, expected)",
+    "types_handed": "x = make(np.float32, torch.float64, np.dtype('int16'), int)\n"
+                    "assert x == ('float32', 'torch.float64', 'int16', 3)",
+    "namespace_whole": "assert 'uses_helper' in globals() and 'nothing_here' not in globals()\n"
+                       "assert globals().get('third') is not None and 'solve' in dir() and 'A' in vars()\n"
+                       "from __main__ import total_length as same\nassert same(['ab']) == 2",
     "module_by_name": "m = module_named()\nprint(repr(m))",
     "proxy_equality": "import fractions\nassert third() == fractions.Fraction(1, 3)",
     "wrong_in_both": "assert total_length(np.array(['a'])) == 5",
