@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: check chromium demo student-envs test venv
+.PHONY: check chromium demo lint student-envs test venv
 
 venv: $(STAMP)
 
@@ -45,13 +45,19 @@ KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE
 # wait for them.
 test: student-envs
 	@$(MAKE) --no-print-directory --output-sync=target -j2 $(STAMP) chromium $(NODE)
+	@$(MAKE) --no-print-directory lint
 	@$(PY) -m compileall -q grader tests
 	$(KEEP_BYTECODE) $(PY) -m pytest -q -n $(WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
 # One worker per core: serial, the fast tests took 70 s on two cores; with two workers, 46 to 60 s.
-check: $(STAMP)
+check: lint
 	@$(PY) -m compileall -q grader tests
 	$(KEEP_BYTECODE) $(PY) -m pytest -q -m "not slow" -n $$(nproc) --dist loadscope --no-loadscope-reorder tests
+
+# ruff, configured in pyproject.toml: the lint rules and the formatting every file keeps (ruff format fixes it).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/ruff format --check --quiet .
 
 # The browser the tests open pages in (tests/browser.py): Debian's chromium, installed once, as root.
 chromium:

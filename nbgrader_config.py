@@ -2,6 +2,7 @@
 
 The kit's steps, exporters and safe HTML come from grader/course_config.py, as for any course brought to the kit
 with ``python -m grader adopt``; what follows them is this course's own."""
+
 from grader.course_config import use_the_kit
 
 c = get_config()  # noqa: F821 (provided by nbgrader)

@@ -13,6 +13,7 @@ changes them less than wall time) with each row's share of its table.
 
     .venv/bin/python bench/autograde_profile.py --students 4
 """
+
 import argparse
 import collections
 import contextlib
@@ -34,22 +35,37 @@ from bench.results import add_option, machine, record  # noqa: E402
 
 KIT = pathlib.Path(__file__).resolve().parents[1]
 SPENT = collections.Counter()  # CPU seconds by row, outside the sandbox
-TIMED_CONFIG = '''
+TIMED_CONFIG = """
 # The profile's timing (bench/autograde_profile.py): the same preprocessors, each timed.
 from bench.autograde_profile import timed
 c.Autograde.sanitize_preprocessors = timed(c.Autograde.sanitize_preprocessors)
 c.Autograde.autograde_preprocessors = timed(c.Autograde.autograde_preprocessors)
-'''
-CELLS, FIGURES, TESTS, CHANNEL = ("student's cells", "figures (inline backend, after the cell)",
-                                  "test cells run in the sandbox", "answers encoded for the channel back")
-EMPTY_JOB = {"units": [{"kind": "cell", "source": "x = 1"}], "hide": [],
-             "limits": {"memory_bytes": 1 << 30, "processes": 16, "unit_seconds": 10, "notebook_seconds": 20,
-                        "output_chars": 1000, "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
+"""
+CELLS, FIGURES, TESTS, CHANNEL = (
+    "student's cells",
+    "figures (inline backend, after the cell)",
+    "test cells run in the sandbox",
+    "answers encoded for the channel back",
+)
+EMPTY_JOB = {
+    "units": [{"kind": "cell", "source": "x = 1"}],
+    "hide": [],
+    "limits": {
+        "memory_bytes": 1 << 30,
+        "processes": 16,
+        "unit_seconds": 10,
+        "notebook_seconds": 20,
+        "output_chars": 1000,
+        "file_bytes": 1 << 20,
+        "tmp_bytes": 1 << 20,
+    },
+}
 
 
 def timed(classes):
     """The same preprocessors, each a subclass (of the same name, so the same configuration) that adds its CPU
     time to SPENT."""
+
     def subclass(cls):
         def preprocess(self, nb, resources):
             started = time.process_time()
@@ -57,7 +73,9 @@ def timed(classes):
                 return cls.preprocess(self, nb, resources)
             finally:
                 SPENT[f"preprocessor {cls.__name__}"] += time.process_time() - started
+
         return type(cls.__name__, (cls,), {"preprocess": preprocess})
+
     return [subclass(cls) for cls in classes]
 
 
@@ -66,6 +84,7 @@ def grade_in_process(course, students):
     return the jobs the worker ran and the wall seconds of starting it and of each job."""
     from grader.autograde.nbgrader_pass import autograde_app, warm_up
     from grader.worker import shared_pool, start_sandbox, stop_sandbox
+
     os.chdir(course.root)
     started = time.monotonic()
     warm_up()
@@ -86,6 +105,7 @@ def grade_in_process(course, students):
             SPENT["  of SandboxExecute: waiting for the sandbox (grader's own CPU)"] += time.process_time() - cpu
             walls.setdefault("jobs (wall, summed)", 0.0)
             walls["jobs (wall, summed)"] += time.monotonic() - begun
+
     pool.run = recorded
     for student in students:  # as nbgrader_pass.grade_student, step by step
         cpu = time.process_time()
@@ -107,6 +127,7 @@ def grade_in_process(course, students):
 def judging(jobs):
     """The kit's checks judged again on the evidence each job sent back, as SandboxExecute judges them."""
     from grader.autograde.jobs import judge_exercise
+
     started = time.process_time()
     for job, result in jobs:
         for position, unit in enumerate(job["units"]):
@@ -119,8 +140,13 @@ def outside_rows():
     """The grading process's rows: nbgrader's own work is app.start less the preprocessors."""
     preprocessing = sum(v for k, v in SPENT.items() if k.startswith("preprocessor"))
     rows = [(k, v) for k, v in SPENT.items() if k != "nbgrader app: start"]
-    rows.insert(1, ("nbgrader: per-student setup, gradebook rows, notebooks read and written",
-                    SPENT["nbgrader app: start"] - preprocessing))
+    rows.insert(
+        1,
+        (
+            "nbgrader: per-student setup, gradebook rows, notebooks read and written",
+            SPENT["nbgrader app: start"] - preprocessing,
+        ),
+    )
     return rows
 
 
@@ -128,6 +154,7 @@ def replay(jobs_file):
     """Inside: each job replayed in a fork of a warm process; prints CPU seconds by row as JSON."""
     from grader.sandbox import zygote
     from grader.sandbox.hooks import Snapshot
+
     shell = zygote.warm_up()
     drawing = collections.Counter()
     callbacks = shell.events.callbacks["post_execute"]
@@ -161,6 +188,7 @@ def _timed_flush(flush, drawing):
             return flush()
         finally:
             drawing["seconds"] += time.process_time() - started
+
     return flush_figures
 
 
@@ -168,6 +196,7 @@ def _replay_job(job, shell, clean, drawing):
     """CPU seconds by row for one job, run in this (forked) process."""
     from grader.sandbox import protocol, runner
     from grader.sandbox.handles import Handles
+
     found, handles = collections.Counter(), Handles()
     for unit in job["units"]:
         if unit["kind"] == "judged":
@@ -209,6 +238,7 @@ def main(argv=None):
         return replay(args.replay)
     before = machine()
     from grader.course import Course
+
     folder = pathlib.Path(args.out or tempfile.mkdtemp(prefix="profile-")).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     submissions = clean_class(folder, args.students, None)
@@ -221,9 +251,16 @@ def main(argv=None):
         jobs, walls = grade_in_process(course, students)
     notebooks = len(jobs)
     (folder / "jobs.json").write_text(json.dumps(jobs))
-    inside = json.loads(subprocess.run([sys.executable, __file__, "--replay", str(folder / "jobs.json")],
-                                       check=True, capture_output=True, text=True, cwd=KIT,
-                                       env={**os.environ, "MPLBACKEND": "Agg"}).stdout.splitlines()[-1])
+    inside = json.loads(
+        subprocess.run(
+            [sys.executable, __file__, "--replay", str(folder / "jobs.json")],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=KIT,
+            env={**os.environ, "MPLBACKEND": "Agg"},
+        ).stdout.splitlines()[-1]
+    )
     started = time.monotonic()
     course.run_nbgrader("generate_feedback", course.assignment, "--force")
     walls["feedback pages (python -m grader feedback, wall, per notebook)"] = (time.monotonic() - started) / notebooks
@@ -233,17 +270,28 @@ def main(argv=None):
     print(f"class: {len(students)} students, {notebooks} notebooks")
     outside = outside_rows()
     print_table("outside the sandbox: the grading process", outside, notebooks)
-    print_table("inside the sandbox: the jobs replayed in a warm fork", sorted(
-        inside.items(), key=lambda item: (item[0].startswith("probes"), item[0])), notebooks)
+    print_table(
+        "inside the sandbox: the jobs replayed in a warm fork",
+        sorted(inside.items(), key=lambda item: (item[0].startswith("probes"), item[0])),
+        notebooks,
+    )
     print("\nwall seconds:")
     for label, seconds in walls.items():
         print(f"  {label:<72} {seconds:7.3f}")
-    record(args.results, "autograde_profile", {
-        "students": len(students), "notebooks": notebooks,
-        "outside_cpu_ms_per_notebook": round(1000 * sum(s for label, s in outside if not label.startswith("  "))
-                                             / notebooks, 1),
-        "inside_cpu_ms_per_notebook": round(1000 * sum(inside.values()) / notebooks, 1),
-        **{f"wall_s: {label}": round(seconds, 3) for label, seconds in walls.items()}}, before)
+    record(
+        args.results,
+        "autograde_profile",
+        {
+            "students": len(students),
+            "notebooks": notebooks,
+            "outside_cpu_ms_per_notebook": round(
+                1000 * sum(s for label, s in outside if not label.startswith("  ")) / notebooks, 1
+            ),
+            "inside_cpu_ms_per_notebook": round(1000 * sum(inside.values()) / notebooks, 1),
+            **{f"wall_s: {label}": round(seconds, 3) for label, seconds in walls.items()},
+        },
+        before,
+    )
     if not args.out:
         shutil.rmtree(folder)
     return 0
@@ -251,4 +299,5 @@ def main(argv=None):
 
 if __name__ == "__main__":  # the module itself, not __main__: the course's configuration imports it (SPENT)
     from bench.autograde_profile import main as profile
+
     sys.exit(profile())

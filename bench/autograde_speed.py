@@ -11,6 +11,7 @@ every process's memory map five times a second, which slows the processes it rea
 
     .venv/bin/python bench/autograde_speed.py --students 40
 """
+
 import argparse
 import json
 import os
@@ -36,11 +37,11 @@ from grader.demo.generate import make_class  # noqa: E402
 from grader.demo.run import ROOT, new_course  # noqa: E402
 
 ASSIGNMENT = "self_attention"
-STOCK_CONFIG = '''c = get_config()
+STOCK_CONFIG = """c = get_config()
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
 c.OverwriteCells.add_missing_cells = True
-'''
+"""
 
 
 def clean_class(folder, students, notebooks):
@@ -76,9 +77,16 @@ def run(course, command, sample_memory=False):
     def enter_groups():
         group.enter()
         cpu.enter()
+
     started = time.monotonic()
-    process = subprocess.Popen(command, cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, "PATH": path_with_venv()}, preexec_fn=enter_groups)
+    process = subprocess.Popen(
+        command,
+        cwd=course,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PATH": path_with_venv()},
+        preexec_fn=enter_groups,
+    )
     sampler = TreeSampler(process.pid) if sample_memory else None
     _, errors = process.communicate()
     seconds = time.monotonic() - started
@@ -99,8 +107,9 @@ def kept_outputs(course):
     kept = {}
     for path in sorted((course / "autograded").glob(f"*/{ASSIGNMENT}/*.ipynb")):
         cells = json.loads(path.read_text())["cells"]
-        kept[(path.parents[1].name, path.name)] = [(c.get("outputs"), c.get("execution_count")) for c in cells
-                                                   if c["cell_type"] == "code"]
+        kept[(path.parents[1].name, path.name)] = [
+            (c.get("outputs"), c.get("execution_count")) for c in cells if c["cell_type"] == "code"
+        ]
     return kept
 
 
@@ -115,8 +124,10 @@ def cpu_words(seconds, peak, count):
     """The run's CPU seconds, per notebook, and the cores it kept busy on average (CPU / wall)."""
     if peak["cpu"] is None:
         return "CPU n/a"
-    return (f"CPU {peak['cpu']:7.1f} s ({peak['cpu'] / count:5.2f} s a notebook, "
-            f"{peak['cpu'] / seconds:4.2f} cores busy on average)")
+    return (
+        f"CPU {peak['cpu']:7.1f} s ({peak['cpu'] / count:5.2f} s a notebook, "
+        f"{peak['cpu'] / seconds:4.2f} cores busy on average)"
+    )
 
 
 def kit_autograde(workers):
@@ -125,8 +136,11 @@ def kit_autograde(workers):
 
 def scores(course):
     with Course.at(course).gradebook() as gradebook:
-        return {(s.student.id, nb.name): nb.score for s in gradebook.assignment_submissions(ASSIGNMENT)
-                for nb in s.notebooks}
+        return {
+            (s.student.id, nb.name): nb.score
+            for s in gradebook.assignment_submissions(ASSIGNMENT)
+            for nb in s.notebooks
+        }
 
 
 def partial_credit_scores(course):
@@ -150,9 +164,12 @@ def main(argv=None):
     options.add_argument("--students", type=int, default=40)
     options.add_argument("--notebooks", nargs="*", help="only these notebook files (default: all five)")
     options.add_argument("--out", default=None, help="keep the courses here (default: a temporary folder)")
-    options.add_argument("--outputs-from", default=None,
-                         help="a kit course graded before (--out of an earlier run, its kit folder): its autograded "
-                              "notebooks' outputs must be the same as this run's")
+    options.add_argument(
+        "--outputs-from",
+        default=None,
+        help="a kit course graded before (--out of an earlier run, its kit folder): its autograded "
+        "notebooks' outputs must be the same as this run's",
+    )
     add_option(options)
     args = options.parse_args(argv)
     the_machine = machine()
@@ -171,46 +188,74 @@ def main(argv=None):
     outputs["sampled"] = kept_outputs(kit)
     stock_scores, kit_scores = scores(stock), scores(kit)
     partial = partial_credit_scores(stock)
-    explained = {k for k in set(stock_scores) | set(kit_scores)
-                 if stock_scores.get(k) != kit_scores.get(k) and partial.get(k) == kit_scores.get(k)}
-    disagree = {k: (stock_scores.get(k), kit_scores.get(k)) for k in set(stock_scores) | set(kit_scores)
-                if stock_scores.get(k) != kit_scores.get(k) and k not in explained}
+    explained = {
+        k
+        for k in set(stock_scores) | set(kit_scores)
+        if stock_scores.get(k) != kit_scores.get(k) and partial.get(k) == kit_scores.get(k)
+    }
+    disagree = {
+        k: (stock_scores.get(k), kit_scores.get(k))
+        for k in set(stock_scores) | set(kit_scores)
+        if stock_scores.get(k) != kit_scores.get(k) and k not in explained
+    }
     before = kept_outputs(pathlib.Path(args.outputs_from)) if args.outputs_from else outputs[1]
     changed = sorted(k for k in outputs[1] if any(o.get(k) != before.get(k) for o in outputs.values()))
     kit_one, kit_two = kit_runs[1][0], kit_runs[2][0]
     print(f"class: {args.students} students, {count} notebooks ({ROOT.name} demo generator, no broken submissions)")
-    print(f"stock nbgrader autograde (sequential): {stock_seconds:7.1f} s  {count / stock_seconds:6.2f} notebooks/s"
-          f"  {memory_words(stock_peak)}")
+    print(
+        f"stock nbgrader autograde (sequential): {stock_seconds:7.1f} s  {count / stock_seconds:6.2f} notebooks/s"
+        f"  {memory_words(stock_peak)}"
+    )
     print(f"  {cpu_words(stock_seconds, stock_peak, count)}")
     for workers, (seconds, peak) in kit_runs.items():
-        print(f"kit autograde, {workers} worker{'s' if workers > 1 else ' '}:             {seconds:7.1f} s"
-              f"  {count / seconds:6.2f} notebooks/s  {memory_words(peak)}")
+        print(
+            f"kit autograde, {workers} worker{'s' if workers > 1 else ' '}:             {seconds:7.1f} s"
+            f"  {count / seconds:6.2f} notebooks/s  {memory_words(peak)}"
+        )
         print(f"  {cpu_words(seconds, peak, count)}")
-    print(f"kit autograde, 2 workers, its processes' memory sampled (a run of its own, {memory_seconds:.1f} s: the "
-          f"sampling slows it): {memory_words(memory_peak)}")
-    print(f"ratio kit (2 workers) / stock: {stock_seconds / kit_two:.1f}x;"
-          f" scaling 1 -> 2 workers: {kit_one / kit_two:.2f}x"
-          + (f"; 1 -> 4 workers: {kit_one / kit_runs[4][0]:.2f}x" if 4 in kit_runs else ""))
-    print(f"grades agree: {'yes' if not disagree else 'NO'} ({len(stock_scores)} notebooks compared"
-          + (f"; {len(explained)} of them once stock's partial credit is read past the kit's report, which a test "
-             "cell with partial credit writes to standard error for Validate and stock nbgrader scores 0"
-             if explained else "") + ")")
+    print(
+        f"kit autograde, 2 workers, its processes' memory sampled (a run of its own, {memory_seconds:.1f} s: the "
+        f"sampling slows it): {memory_words(memory_peak)}"
+    )
+    print(
+        f"ratio kit (2 workers) / stock: {stock_seconds / kit_two:.1f}x;"
+        f" scaling 1 -> 2 workers: {kit_one / kit_two:.2f}x"
+        + (f"; 1 -> 4 workers: {kit_one / kit_runs[4][0]:.2f}x" if 4 in kit_runs else "")
+    )
+    print(
+        f"grades agree: {'yes' if not disagree else 'NO'} ({len(stock_scores)} notebooks compared"
+        + (
+            f"; {len(explained)} of them once stock's partial credit is read past the kit's report, which a test "
+            "cell with partial credit writes to standard error for Validate and stock nbgrader scores 0"
+            if explained
+            else ""
+        )
+        + ")"
+    )
     for key, pair in sorted(disagree.items()):
         print(f"  {key}: stock {pair[0]}, kit {pair[1]}")
-    print(f"kept outputs the same ({'against ' + args.outputs_from if args.outputs_from else 'from run to run'}): "
-          f"{'yes' if not changed else 'NO'} ({len(outputs[1])} notebooks compared)")
+    print(
+        f"kept outputs the same ({'against ' + args.outputs_from if args.outputs_from else 'from run to run'}): "
+        f"{'yes' if not changed else 'NO'} ({len(outputs[1])} notebooks compared)"
+    )
     for key in changed:
         print(f"  {key[0]}/{key[1]}: outputs differ")
-    figures = {"students": args.students, "notebooks": count, "stock_s": round(stock_seconds, 1),
-               **{f"kit_{w}_worker{'s' if w > 1 else ''}_s": round(s, 1) for w, (s, _) in kit_runs.items()},
-               "ratio_to_stock": round(stock_seconds / kit_two, 2), "scaling_1_to_2": round(kit_one / kit_two, 2),
-               "cpu_per_notebook_1_worker_s": _rounded(kit_runs[1][1]["cpu"], count),
-               "cpu_per_notebook_2_workers_s": _rounded(kit_runs[2][1]["cpu"], count),
-               "peak_cgroup_stock_mib": _rounded(stock_peak["cgroup"]),
-               "peak_cgroup_1_worker_mib": _rounded(kit_runs[1][1]["cgroup"]),
-               "peak_cgroup_2_workers_mib": _rounded(kit_runs[2][1]["cgroup"]),
-               "pss_summed_2_workers_mib": _rounded(memory_peak["pss"]),
-               "grades_agree": not disagree, "outputs_same": not changed}
+    figures = {
+        "students": args.students,
+        "notebooks": count,
+        "stock_s": round(stock_seconds, 1),
+        **{f"kit_{w}_worker{'s' if w > 1 else ''}_s": round(s, 1) for w, (s, _) in kit_runs.items()},
+        "ratio_to_stock": round(stock_seconds / kit_two, 2),
+        "scaling_1_to_2": round(kit_one / kit_two, 2),
+        "cpu_per_notebook_1_worker_s": _rounded(kit_runs[1][1]["cpu"], count),
+        "cpu_per_notebook_2_workers_s": _rounded(kit_runs[2][1]["cpu"], count),
+        "peak_cgroup_stock_mib": _rounded(stock_peak["cgroup"]),
+        "peak_cgroup_1_worker_mib": _rounded(kit_runs[1][1]["cgroup"]),
+        "peak_cgroup_2_workers_mib": _rounded(kit_runs[2][1]["cgroup"]),
+        "pss_summed_2_workers_mib": _rounded(memory_peak["pss"]),
+        "grades_agree": not disagree,
+        "outputs_same": not changed,
+    }
     record(args.results, "autograde_speed", figures, the_machine)
     if not args.out:
         shutil.rmtree(folder)

@@ -1,5 +1,6 @@
 """A cgroup made for one command of a benchmark (under this process's own group of a controller), and how the
 command's first process enters it, and how the group is removed after it."""
+
 import contextlib
 import os
 import time

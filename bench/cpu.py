@@ -1,5 +1,6 @@
 """CPU seconds of a command's whole process tree, the processes that ended included (the grading processes, the
 warm workers and their sandboxes): a cpuacct cgroup made for the command (cgroup v1, as root), else None."""
+
 import pathlib
 
 from .cgroups import enter, made_under, removed

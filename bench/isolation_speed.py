@@ -7,6 +7,7 @@ worker falls back to ``landlock``). Needs root. Prints the wall-clock time of ea
 
     .venv/bin/python -m bench.isolation_speed
 """
+
 import argparse
 import os
 import pathlib

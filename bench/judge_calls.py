@@ -6,6 +6,7 @@ calls ``double`` in a loop and prints the time a call takes: once judged in the 
 
     .venv/bin/python -m bench.judge_calls
 """
+
 import argparse
 
 from bench.results import add_option, machine, record
@@ -13,8 +14,10 @@ from grader.autograde.jobs import DEFAULT_LIMITS
 from grader.sandbox.pool import Pool
 
 CALLS = 2000
-TIMED = ("import time\nstarted = time.perf_counter()\nfor i in range({calls}):\n    assert double(i) == 2 * i\n"
-         "print((time.perf_counter() - started) / {calls} * 1e6)\n")
+TIMED = (
+    "import time\nstarted = time.perf_counter()\nfor i in range({calls}):\n    assert double(i) == 2 * i\n"
+    "print((time.perf_counter() - started) / {calls} * 1e6)\n"
+)
 
 
 def main(argv=None):
@@ -23,8 +26,11 @@ def main(argv=None):
     args = options.parse_args(argv)
     before = machine()
     cell = TIMED.format(calls=CALLS)
-    units = [{"kind": "cell", "source": "def double(x):\n    return 2 * x\n"},
-             {"kind": "test", "source": "import inspect\n" + cell}, {"kind": "judged", "source": cell}]
+    units = [
+        {"kind": "cell", "source": "def double(x):\n    return 2 * x\n"},
+        {"kind": "test", "source": "import inspect\n" + cell},
+        {"kind": "judged", "source": cell},
+    ]
     pool = Pool(1, "none")
     try:
         result = pool.run({"units": units, "hide": [], "limits": DEFAULT_LIMITS})
@@ -33,8 +39,12 @@ def main(argv=None):
     inside, outside = (float(unit["outputs"][0]["text"]) for unit in result["units"][1:])
     print(f"a call from a test cell judged in the student's process: {inside:.1f} µs")
     print(f"a call from a test cell judged outside it:               {outside:.1f} µs ({outside / inside:.0f}x)")
-    record(args.results, "judge_calls", {"inside_us": round(inside, 2), "outside_us": round(outside, 1),
-                                         "ratio": round(outside / inside)}, before)
+    record(
+        args.results,
+        "judge_calls",
+        {"inside_us": round(inside, 2), "outside_us": round(outside, 1), "ratio": round(outside / inside)},
+        before,
+    )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ benchmark printed before: a page shared by several forks counts once per fork), 
 (PSS: a shared page split among the processes that share it, so the tree's pages count once), and the peak of a
 memory cgroup made for the command (what a container's limit counts, page cache included), where this machine
 lets us make one (cgroup v1's memory controller or v2, writable: as root, or in a delegated group)."""
+
 import contextlib
 import pathlib
 import threading

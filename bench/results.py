@@ -7,6 +7,7 @@ documentation's benchmarks page is made from this file (docs/_ext/kit_docs.py).
 
 Each benchmark takes ``--results PATH`` (default ``bench/results.jsonl``); ``--results ''`` records nothing.
 """
+
 import datetime
 import json
 import os
@@ -21,9 +22,11 @@ DEFAULT = KIT / "bench" / "results.jsonl"
 
 def add_option(parser):
     """The ``--results`` option of a benchmark's argument parser."""
-    parser.add_argument("--results", default=str(DEFAULT),
-                        help="append this run's record to this JSON Lines file (default bench/results.jsonl; "
-                             "'' records nothing)")
+    parser.add_argument(
+        "--results",
+        default=str(DEFAULT),
+        help="append this run's record to this JSON Lines file (default bench/results.jsonl; '' records nothing)",
+    )
 
 
 def commit():
@@ -45,9 +48,13 @@ def import_torch_seconds():
 def machine():
     """What a record says of the machine, measured now: call it before the run (the load average is the run's
     "before")."""
-    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "commit": commit(), "cores": len(os.sched_getaffinity(0)),
-            "load_before": round(os.getloadavg()[0], 2), "import_torch_s": import_torch_seconds()}
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "commit": commit(),
+        "cores": len(os.sched_getaffinity(0)),
+        "load_before": round(os.getloadavg()[0], 2),
+        "import_torch_s": import_torch_seconds(),
+    }
 
 
 def record(path, benchmark, figures, before):

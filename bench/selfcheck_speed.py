@@ -14,6 +14,7 @@ run and reads its copies afterwards.
 
     .venv/bin/python bench/selfcheck_speed.py
 """
+
 import argparse
 import compileall
 import os
@@ -43,6 +44,7 @@ def student_package(folder):
     """The student wheel, built from the kit now, unpacked into ``folder`` and compiled, as pip installs it."""
     from grader.course import Course
     from grader.release.wheel import build_wheel, course_points
+
     wheel = build_wheel(folder / "wheel", course_points(Course.at(KIT)))
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(folder / "package")
@@ -83,8 +85,23 @@ def main(argv=None):
     package = student_package(pathlib.Path(scratch.name))
     print(f"load average: {_load()}")
     commands = {TORCH: [sys.executable, "-c", "import torch"]}
-    commands.update({notebook: [sys.executable, "-c", STUDENT_PYTEST, str(package), "-q", "-p", "no:cacheprovider",
-                                "-p", "grader.selfcheck.plugin", str(notebook)] for notebook in notebooks})
+    commands.update(
+        {
+            notebook: [
+                sys.executable,
+                "-c",
+                STUDENT_PYTEST,
+                str(package),
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "grader.selfcheck.plugin",
+                str(notebook),
+            ]
+            for notebook in notebooks
+        }
+    )
     best = fastest(commands, args.runs)
     torch, torch_cpu = best[TORCH]
     print(f"import torch alone: {torch:.2f} s, CPU {torch_cpu:.2f} s (minimum of {args.runs} runs)")
@@ -92,15 +109,27 @@ def main(argv=None):
     for notebook in notebooks:
         seconds, cpu = best[notebook]
         over += [notebook.name] if seconds - torch > AIM else []
-        print(f"  pytest {notebook.name:<40} {seconds:5.2f} s   {seconds - torch:+5.2f} s beyond import torch "
-              f"(CPU {cpu - torch_cpu:+5.2f} s)")
+        print(
+            f"  pytest {notebook.name:<40} {seconds:5.2f} s   {seconds - torch:+5.2f} s beyond import torch "
+            f"(CPU {cpu - torch_cpu:+5.2f} s)"
+        )
     print(f"within {AIM} s of import torch: {'every notebook' if not over else 'not ' + ', '.join(over)}")
     print(f"load average: {_load()}")
     beyond = {notebook.name: round(best[notebook][0] - torch, 3) for notebook in notebooks}
-    record(args.results, "selfcheck_speed", {
-        "import_torch_s": round(torch, 3), "import_torch_cpu_s": round(torch_cpu, 3),
-        "beyond_torch_s": beyond, "beyond_torch_cpu_s": {n.name: round(best[n][1] - torch_cpu, 3) for n in notebooks},
-        "worst_beyond_torch_s": max(beyond.values()), "aim_s": AIM, "runs": args.runs}, before)
+    record(
+        args.results,
+        "selfcheck_speed",
+        {
+            "import_torch_s": round(torch, 3),
+            "import_torch_cpu_s": round(torch_cpu, 3),
+            "beyond_torch_s": beyond,
+            "beyond_torch_cpu_s": {n.name: round(best[n][1] - torch_cpu, 3) for n in notebooks},
+            "worst_beyond_torch_s": max(beyond.values()),
+            "aim_s": AIM,
+            "runs": args.runs,
+        },
+        before,
+    )
     scratch.cleanup()
     return 1 if over else 0
 

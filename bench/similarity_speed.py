@@ -7,6 +7,7 @@ class's size and the time the verb took, reading, comparing and writing its page
 
     .venv/bin/python bench/similarity_speed.py --students 300
 """
+
 import argparse
 import json
 import os
@@ -56,8 +57,10 @@ def make_course(folder, students, seed):
     for kit_folder in ("exercises", "solutions"):
         shutil.copytree(ROOT / kit_folder, folder / kit_folder)
     rng = random.Random(seed)
-    handed_in = {nb.name: [read(p) for p in sorted((folder / "demo_class").glob(f"*/{nb.name}")) if readable(p)]
-                 for nb in sorted((folder / "exercises" / ASSIGNMENT).glob("*.ipynb"))}
+    handed_in = {
+        nb.name: [read(p) for p in sorted((folder / "demo_class").glob(f"*/{nb.name}")) if readable(p)]
+        for nb in sorted((folder / "exercises" / ASSIGNMENT).glob("*.ipynb"))
+    }
     cells = 0
     for n in range(students):
         student = f"s{n:03d}"
@@ -88,18 +91,31 @@ def main(argv=None):
         took, used = time.perf_counter() - started, os.times()
         own = used.user + used.system - cpu.user - cpu.system
         workers = used.children_user + used.children_system - cpu.children_user - cpu.children_system
-        print(f"class: {arguments.students} students × {notebooks} notebooks ({cells} answer cells, varied copies "
-              f"of the demo's {drawn_from} students); "
-              f"{arguments.students * (arguments.students - 1) // 2} pairs per exercise")
+        print(
+            f"class: {arguments.students} students × {notebooks} notebooks ({cells} answer cells, varied copies "
+            f"of the demo's {drawn_from} students); "
+            f"{arguments.students * (arguments.students - 1) // 2} pairs per exercise"
+        )
         print(f"similarity: {took:.1f} s wall clock (reading, fingerprinting, comparing, writing the page)")
-        print(f"CPU: {own:.1f} s in this process, {workers:.1f} s in the fingerprinting processes "
-              f"({min(len(os.sched_getaffinity(0)), WORKERS)} at once); the machine's load average before: "
-              f"{load:.1f} on {len(os.sched_getaffinity(0))} cores")
+        print(
+            f"CPU: {own:.1f} s in this process, {workers:.1f} s in the fingerprinting processes "
+            f"({min(len(os.sched_getaffinity(0)), WORKERS)} at once); the machine's load average before: "
+            f"{load:.1f} on {len(os.sched_getaffinity(0))} cores"
+        )
         print(f"page: {page.stat().st_size // 1024} KiB")
-        record(arguments.results, "similarity_speed", {
-            "students": arguments.students, "answer_cells": cells, "wall_s": round(took, 2),
-            "cpu_main_s": round(own, 2), "cpu_fingerprinting_s": round(workers, 2),
-            "page_kib": page.stat().st_size // 1024}, before)
+        record(
+            arguments.results,
+            "similarity_speed",
+            {
+                "students": arguments.students,
+                "answer_cells": cells,
+                "wall_s": round(took, 2),
+                "cpu_main_s": round(own, 2),
+                "cpu_fingerprinting_s": round(workers, 2),
+                "page_kib": page.stat().st_size // 1024,
+            },
+            before,
+        )
     return 0
 
 

@@ -4,6 +4,7 @@ image or script from the web.
 
     .venv/bin/sphinx-build -n -W --keep-going -b html docs build/docs      (make docs)
 """
+
 import pathlib
 import sys
 import tomllib
@@ -30,8 +31,10 @@ autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True}
 # Names in the docstrings that this reference does not document: other libraries' types, and the kit's own
 # functions and data outside the authoring modules.
-nitpick_ignore_regex = [("py:class", r"(torch|numpy|np|collections|typing|traitlets|nbgrader)\..*"),
-                        ("py:(func|data|class|meth|attr|mod)", r"(grader\..*|MISCONCEPTIONS)")]
+nitpick_ignore_regex = [
+    ("py:class", r"(torch|numpy|np|collections|typing|traitlets|nbgrader)\..*"),
+    ("py:(func|data|class|meth|attr|mod)", r"(grader\..*|MISCONCEPTIONS)"),
+]
 
 html_theme = "furo"
 html_title = "Self-attention exercise kit"

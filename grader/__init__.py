@@ -1,4 +1,5 @@
 """An autograded exercise kit that teaches self-attention."""
+
 import os
 
 # The grader's own arrays are small: NumPy's OpenBLAS keeps to this thread instead of starting one per core, so

@@ -1,4 +1,5 @@
 """``python -m grader <verb>``: see :mod:`grader.cli`."""
+
 from .cli import main
 
 main()

@@ -4,6 +4,7 @@ The course's ``nbgrader_config.py`` stays as it is, copied beside it as ``nbgrad
 ends with a call to :func:`grader.course_config.use_the_kit`, which adds the kit's settings to the course's own.
 The gradebook, the notebooks and the folders are not touched.
 """
+
 import copy
 import dataclasses
 import pathlib
@@ -42,9 +43,11 @@ def adopt(course=".", assignment="self_attention"):
     adopted = copy.deepcopy(course.config)
     kept = use_the_kit(adopted)
     if not uses_the_kit(adopted):
-        raise UsageError(f"{path}'s c.Autograde.autograde_preprocessors has no nbgrader Execute step for the kit's "
-                         "sandbox to take the place of: put grader.autograde.preprocessors.SandboxExecute where it "
-                         "runs the notebooks")
+        raise UsageError(
+            f"{path}'s c.Autograde.autograde_preprocessors has no nbgrader Execute step for the kit's "
+            "sandbox to take the place of: put grader.autograde.preprocessors.SandboxExecute where it "
+            "runs the notebooks"
+        )
     shutil.copy2(path, backup)
     path.write_text(text + ("\n" if text and not text.endswith("\n") else "") + CALL)
     return Adoption(path, backup, kept, sandbox_seconds(adopted))

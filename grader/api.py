@@ -3,13 +3,26 @@
 
 Each command's module is imported when the command is first asked for (PEP 562): ``export`` or ``feedback``
 starts without PyTorch, which only the commands that run or compare notebooks need."""
+
 import importlib
 
 # command: the module that holds it
-MODULES = {"release": ".release", "collect": ".collect", "autograde": ".autograde.run", "feedback": ".feedback",
-           "export": ".export", "report": ".report", "gradescope": ".gradescope.build", "roster": ".lms.roster",
-           "passback": ".lms.passback", "jwks": ".lms.keys", "regrade": ".regrade", "similarity": ".similarity",
-           "adopt": ".adopt", "demo": ".demo.run"}
+MODULES = {
+    "release": ".release",
+    "collect": ".collect",
+    "autograde": ".autograde.run",
+    "feedback": ".feedback",
+    "export": ".export",
+    "report": ".report",
+    "gradescope": ".gradescope.build",
+    "roster": ".lms.roster",
+    "passback": ".lms.passback",
+    "jwks": ".lms.keys",
+    "regrade": ".regrade",
+    "similarity": ".similarity",
+    "adopt": ".adopt",
+    "demo": ".demo.run",
+}
 
 __all__ = list(MODULES)
 

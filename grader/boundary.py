@@ -7,6 +7,7 @@ answers), the hidden checks, the references, the records, the demo and the grade
 sandbox's included: the worker imports it before the walls go up) are not on the list, so nothing of them
 reaches a student.
 """
+
 import json
 import pathlib
 from importlib import metadata

@@ -1,4 +1,5 @@
 """``python -m grader <verb>``: parse the arguments, call the verb of :mod:`grader.api`, print what it returns."""
+
 import argparse
 import sys
 import warnings
@@ -11,9 +12,11 @@ assignment self_attention (or --assignment NAME). Scores live in nbgrader's grad
 formgrader and the stock nbgrader commands see the same grades."""
 
 EPILOG = "Run 'python -m grader <command> --help' for a command's options."
-WORKERS_HELP = ("students graded at once (default: one per core this process may use, as many as its memory "
-                "holds at about 290 MiB each; its CPU affinity and its container's CPU quota and memory limit "
-                "count)")
+WORKERS_HELP = (
+    "students graded at once (default: one per core this process may use, as many as its memory "
+    "holds at about 290 MiB each; its CPU affinity and its container's CPU quota and memory limit "
+    "count)"
+)
 # Modules whose warnings are not for instructors.
 LIBRARIES = r"(nbformat|nbgrader|nbconvert|sqlalchemy|jupyter_client|traitlets)(\.|$)"
 
@@ -31,84 +34,230 @@ def at_least_one(text):
 
 def route_options(lti_service):
     """--lti, --canvas and --moodle: which way to the LMS (``route``), LTI 1.3 through ``lti_service``."""
-    return [("--lti", {"dest": "route", "action": "store_const", "const": "lti", "help": f"through LTI 1.3's "
-                       f"{lti_service} (the course's c.LtiPassback settings)"}),
-            ("--canvas", {"dest": "route", "action": "store_const", "const": "canvas", "help": "through Canvas's "
-                          "REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)"}),
-            ("--moodle", {"dest": "route", "action": "store_const", "const": "moodle", "help": "through Moodle's "
-                          "web services (c.MoodlePassback, the token in $MOODLE_TOKEN)"})]
+    return [
+        (
+            "--lti",
+            {
+                "dest": "route",
+                "action": "store_const",
+                "const": "lti",
+                "help": f"through LTI 1.3's {lti_service} (the course's c.LtiPassback settings)",
+            },
+        ),
+        (
+            "--canvas",
+            {
+                "dest": "route",
+                "action": "store_const",
+                "const": "canvas",
+                "help": "through Canvas's REST API (c.CanvasPassback, the token in $CANVAS_TOKEN)",
+            },
+        ),
+        (
+            "--moodle",
+            {
+                "dest": "route",
+                "action": "store_const",
+                "const": "moodle",
+                "help": "through Moodle's web services (c.MoodlePassback, the token in $MOODLE_TOKEN)",
+            },
+        ),
+    ]
 
 
 # verb: (what it is for, its own arguments as (name, argparse options)); all but demo take --course and --assignment.
 VERBS = {
     "release": ("make the student notebooks from solutions/ and the zip to hand out to students", []),
-    "collect": ("take in the students' notebooks from an LMS download (Canvas, Moodle, Blackboard, Brightspace, "
-                "Gradescope) or a folder of <student>/<notebook>.ipynb",
-                [("source", {"help": "the zip file or the folder"}),
-                 ("--roster", {"dest": "roster_csv", "help": "a roster CSV (id,first_name,last_name,email,"
-                                                             "lms_user_id; default: the gradebook's students)"}),
-                 ("--dry-run", {"action": "store_true", "help": "print what would be collected, copy nothing"}),
-                 ("--timezone", {"default": "UTC", "help": "the LMS's time zone, for Blackboard's and "
-                                                           "Brightspace's local times (default UTC)"})]),
-    "autograde": ("grade every submission, each safely in a sandbox, record the scores in the gradebook and "
-                  "print the grade table",
-                  [("--force", {"action": "store_true", "help": "grade again students already graded"}),
-                   ("--workers", {"type": at_least_one, "help": WORKERS_HELP}),
-                   ("--dask", {"metavar": "ADDRESS", "help": "grade on a Dask cluster instead, each student a task: "
-                               "its scheduler's address (tcp://scheduler:8786); the gradebook must be PostgreSQL"})]),
+    "collect": (
+        "take in the students' notebooks from an LMS download (Canvas, Moodle, Blackboard, Brightspace, "
+        "Gradescope) or a folder of <student>/<notebook>.ipynb",
+        [
+            ("source", {"help": "the zip file or the folder"}),
+            (
+                "--roster",
+                {
+                    "dest": "roster_csv",
+                    "help": "a roster CSV (id,first_name,last_name,email,"
+                    "lms_user_id; default: the gradebook's students)",
+                },
+            ),
+            ("--dry-run", {"action": "store_true", "help": "print what would be collected, copy nothing"}),
+            (
+                "--timezone",
+                {
+                    "default": "UTC",
+                    "help": "the LMS's time zone, for Blackboard's and Brightspace's local times (default UTC)",
+                },
+            ),
+        ],
+    ),
+    "autograde": (
+        "grade every submission, each safely in a sandbox, record the scores in the gradebook and "
+        "print the grade table",
+        [
+            ("--force", {"action": "store_true", "help": "grade again students already graded"}),
+            ("--workers", {"type": at_least_one, "help": WORKERS_HELP}),
+            (
+                "--dask",
+                {
+                    "metavar": "ADDRESS",
+                    "help": "grade on a Dask cluster instead, each student a task: "
+                    "its scheduler's address (tcp://scheduler:8786); the gradebook must be PostgreSQL",
+                },
+            ),
+        ],
+    ),
     "feedback": ("write each student's feedback pages: scores, what went wrong and why, no hidden test", []),
-    "export": ("write the grades as a CSV file (a row per student and graded cell, late penalties included), "
-               "or an LMS's grade import",
-               [("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv or _<format>.csv)"}),
-                ("--format", {"choices": ["csv", "canvas", "moodle", "blackboard", "brightspace"], "default": "csv"}),
-                ("--column", {"help": "the LMS's grade column: Canvas 'Title (assignment id)', Blackboard "
-                                      "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"})]),
-    "report": ("write the class report: score histogram, pass rate per exercise, the most common mistakes",
-               [("--out", {"help": "the folder (default reports/<assignment>/)"})]),
-    "gradescope": ("write autograder.zip, to upload to Gradescope: it grades each submission there as autograde "
-                   "does, in the sandbox, and gives students the same feedback",
-                   [("--out", {"help": "the zip file (default autograder.zip in the course)"}),
-                    ("--memory-mb", {"type": int, "default": 128, "help": "memory for a submission's code (default "
-                                     "128, for Gradescope's default 768 MB; add as much to Gradescope's setting)"})]),
-    "regrade": ("grade again whom you name into a new result set, show every changed score before and after and "
-                "why, then apply it (or undo the last one applied)",
-                [("--student", {"dest": "students", "metavar": "STUDENT", "action": "append", "default": [],
-                                "help": "this student (repeat for more)"}),
-                 ("--notebook", {"dest": "notebooks", "metavar": "NOTEBOOK", "action": "append", "default": [],
-                                 "help": "this notebook: its file name, stem or number (repeat for more)"}),
-                 ("--exercise", {"dest": "exercises", "metavar": "EXERCISE", "action": "append", "default": [],
-                                 "help": "this exercise or graded cell's grade_id (repeat for more)"}),
-                 ("--changed-checks", {"action": "store_true", "help": "the notebooks whose exercise module "
-                                       "(grader/exercises/) changed since they were graded"}),
-                 ("--apply", {"action": "store_const", "const": True, "help": "apply the new scores (without it: "
-                              "asked in a terminal, else only shown)"}),
-                 ("--allow-lower", {"action": "store_true", "help": "apply even when a grade goes down"}),
-                 ("--undo", {"action": "store_true", "help": "put back what the last applied regrade replaced"}),
-                 ("--workers", {"type": at_least_one, "help": WORKERS_HELP})]),
-    "roster": ("put the LMS course's students into the gradebook (ids, names, e-mails, LMS user ids), matching "
-               "the students already there by e-mail, then LMS id",
-               route_options("Names and Role Provisioning")),
-    "passback": ("post each student's total (the export's: less the late penalty) into the LMS's gradebook; "
-                 "a second run posts only what changed (ledger: grading/<assignment>/passback.json)",
-                 [*route_options("Assignment and Grade Services"),
-                  ("--dry-run", {"action": "store_true", "help": "print what would be posted, post nothing"}),
-                  ("--force", {"action": "store_true", "help": "post every score again, changed or not"}),
-                  ("--post-missing-as-zero", {"action": "store_true", "help": "post 0 for a student who handed "
-                                              "in nothing (otherwise listed, not posted)"})]),
-    "jwks": ("make the kit's LTI key pair (once; the private key stays in the course, mode 0600) and print the "
-             "public key set to give the LMS",
-             [("--new", {"action": "store_true", "help": "replace the key pair (register the new public key)"})]),
-    "similarity": ("write a page of the answers that are similar between students, the released starter code "
-                   "left out: ranked pairs side by side, matches marked, a histogram (nothing is run)",
-                   [("--out", {"help": "the folder (default reports/<assignment>/, beside the class report)"}),
-                    ("--threshold", {"type": float, "default": 0.5, "help": "list pairs whose answers to an "
-                                     "exercise share this much of their fingerprints or more (default 0.5)"})]),
-    "adopt": ("make an existing nbgrader course grade in the kit's sandbox: its nbgrader_config.py kept as it is "
-              "(and copied to nbgrader_config.py.before-kit), the kit's settings added after the course's own", []),
-    "demo": ("try every step on a generated class of students and check the grades",
-             [("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"}),
-              ("--lti", {"action": "store_true", "help": "then post the grades to a test LTI 1.3 platform started "
-                                                         "on this machine: roster, passback and what it holds"})]),
+    "export": (
+        "write the grades as a CSV file (a row per student and graded cell, late penalties included), "
+        "or an LMS's grade import",
+        [
+            ("--path", {"help": "the CSV file (default reports/<assignment>_grades.csv or _<format>.csv)"}),
+            ("--format", {"choices": ["csv", "canvas", "moodle", "blackboard", "brightspace"], "default": "csv"}),
+            (
+                "--column",
+                {
+                    "help": "the LMS's grade column: Canvas 'Title (assignment id)', Blackboard "
+                    "'Name [Total Pts: N Score] |column id', Brightspace the grade item's name"
+                },
+            ),
+        ],
+    ),
+    "report": (
+        "write the class report: score histogram, pass rate per exercise, the most common mistakes",
+        [("--out", {"help": "the folder (default reports/<assignment>/)"})],
+    ),
+    "gradescope": (
+        "write autograder.zip, to upload to Gradescope: it grades each submission there as autograde "
+        "does, in the sandbox, and gives students the same feedback",
+        [
+            ("--out", {"help": "the zip file (default autograder.zip in the course)"}),
+            (
+                "--memory-mb",
+                {
+                    "type": int,
+                    "default": 128,
+                    "help": "memory for a submission's code (default "
+                    "128, for Gradescope's default 768 MB; add as much to Gradescope's setting)",
+                },
+            ),
+        ],
+    ),
+    "regrade": (
+        "grade again whom you name into a new result set, show every changed score before and after and "
+        "why, then apply it (or undo the last one applied)",
+        [
+            (
+                "--student",
+                {
+                    "dest": "students",
+                    "metavar": "STUDENT",
+                    "action": "append",
+                    "default": [],
+                    "help": "this student (repeat for more)",
+                },
+            ),
+            (
+                "--notebook",
+                {
+                    "dest": "notebooks",
+                    "metavar": "NOTEBOOK",
+                    "action": "append",
+                    "default": [],
+                    "help": "this notebook: its file name, stem or number (repeat for more)",
+                },
+            ),
+            (
+                "--exercise",
+                {
+                    "dest": "exercises",
+                    "metavar": "EXERCISE",
+                    "action": "append",
+                    "default": [],
+                    "help": "this exercise or graded cell's grade_id (repeat for more)",
+                },
+            ),
+            (
+                "--changed-checks",
+                {
+                    "action": "store_true",
+                    "help": "the notebooks whose exercise module (grader/exercises/) changed since they were graded",
+                },
+            ),
+            (
+                "--apply",
+                {
+                    "action": "store_const",
+                    "const": True,
+                    "help": "apply the new scores (without it: asked in a terminal, else only shown)",
+                },
+            ),
+            ("--allow-lower", {"action": "store_true", "help": "apply even when a grade goes down"}),
+            ("--undo", {"action": "store_true", "help": "put back what the last applied regrade replaced"}),
+            ("--workers", {"type": at_least_one, "help": WORKERS_HELP}),
+        ],
+    ),
+    "roster": (
+        "put the LMS course's students into the gradebook (ids, names, e-mails, LMS user ids), matching "
+        "the students already there by e-mail, then LMS id",
+        route_options("Names and Role Provisioning"),
+    ),
+    "passback": (
+        "post each student's total (the export's: less the late penalty) into the LMS's gradebook; "
+        "a second run posts only what changed (ledger: grading/<assignment>/passback.json)",
+        [
+            *route_options("Assignment and Grade Services"),
+            ("--dry-run", {"action": "store_true", "help": "print what would be posted, post nothing"}),
+            ("--force", {"action": "store_true", "help": "post every score again, changed or not"}),
+            (
+                "--post-missing-as-zero",
+                {
+                    "action": "store_true",
+                    "help": "post 0 for a student who handed in nothing (otherwise listed, not posted)",
+                },
+            ),
+        ],
+    ),
+    "jwks": (
+        "make the kit's LTI key pair (once; the private key stays in the course, mode 0600) and print the "
+        "public key set to give the LMS",
+        [("--new", {"action": "store_true", "help": "replace the key pair (register the new public key)"})],
+    ),
+    "similarity": (
+        "write a page of the answers that are similar between students, the released starter code "
+        "left out: ranked pairs side by side, matches marked, a histogram (nothing is run)",
+        [
+            ("--out", {"help": "the folder (default reports/<assignment>/, beside the class report)"}),
+            (
+                "--threshold",
+                {
+                    "type": float,
+                    "default": 0.5,
+                    "help": "list pairs whose answers to an "
+                    "exercise share this much of their fingerprints or more (default 0.5)",
+                },
+            ),
+        ],
+    ),
+    "adopt": (
+        "make an existing nbgrader course grade in the kit's sandbox: its nbgrader_config.py kept as it is "
+        "(and copied to nbgrader_config.py.before-kit), the kit's settings added after the course's own",
+        [],
+    ),
+    "demo": (
+        "try every step on a generated class of students and check the grades",
+        [
+            ("--out", {"default": "build/demo", "help": "where the demo course goes (default build/demo)"}),
+            (
+                "--lti",
+                {
+                    "action": "store_true",
+                    "help": "then post the grades to a test LTI 1.3 platform started "
+                    "on this machine: roster, passback and what it holds",
+                },
+            ),
+        ],
+    ),
 }
 
 
@@ -119,8 +268,12 @@ def grades_here(arguments):
 
 
 def parser():
-    top = argparse.ArgumentParser(prog="python -m grader", description=DESCRIPTION, epilog=EPILOG,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top = argparse.ArgumentParser(
+        prog="python -m grader",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     verbs = top.add_subparsers(dest="verb", required=True, title="commands", metavar="<command>")
     for verb, (text, arguments) in VERBS.items():
         sub = verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
@@ -137,6 +290,7 @@ def main(argv=None):
     if grades_here(arguments):  # its warm sandbox workers warm up while this process imports nbgrader and the kit
         from .sandbox.cgroup import usable_cores
         from .worker import warm_up_early
+
         warm_up_early(arguments["workers"] or usable_cores())
     warnings.filterwarnings("ignore", module=LIBRARIES)
     from . import api  # a verb imports its own module only (PyTorch and nbgrader: not for --help)
@@ -144,6 +298,7 @@ def main(argv=None):
     from .ready import require
     from .sandbox.pool import SandboxUnavailable
     from .summaries import summary
+
     verb = arguments.pop("verb")
     course = None
     try:

@@ -4,6 +4,7 @@ Every verb builds one :class:`Course` from its ``course`` and ``assignment`` arg
 nbgrader's folders come from one ``CourseDirectory``, as ``nbgrader_config.py`` sets them; the kit's
 own folders (``grading/``, ``collected/``, ``reports/``, ``downloads/``) are named here and nowhere else.
 """
+
 import contextlib
 import dataclasses
 import functools
@@ -19,9 +20,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from traitlets.config.loader import PyFileConfigLoader
 
-from .errors import NbgraderFailed
 from .checks.cells import cell_points
-from .checks.notebook import read, exercise_cells
+from .checks.notebook import exercise_cells, read
+from .errors import NbgraderFailed
 
 ASSIGNMENT = "self_attention"
 CONFIG = "nbgrader_config.py"
@@ -32,6 +33,7 @@ SIMILARITY_PAGE = "similarity.html"  # written by the similarity verb beside the
 class Course:
     """An assignment of the nbgrader course in ``root``. ``root`` is the folder as given, so that the paths the
     verbs return are the instructor's; nbgrader's folders are absolute, as nbgrader makes them."""
+
     root: pathlib.Path
     assignment: str = ASSIGNMENT
 
@@ -142,8 +144,9 @@ class Course:
         url = make_url(self.directory.db_url)
         if url.get_backend_name() == "sqlite":
             return None
-        engine = create_engine(url, connect_args={"connect_timeout": 10} if url.get_backend_name() == "postgresql"
-                               else {})
+        engine = create_engine(
+            url, connect_args={"connect_timeout": 10} if url.get_backend_name() == "postgresql" else {}
+        )
         try:
             with engine.connect():
                 return None
@@ -160,8 +163,13 @@ class Course:
     def run_module(self, module, *arguments):
         """Run ``python -m <module> <arguments>`` in the course folder (this environment's commands first on PATH);
         fail with its error output."""
-        done = subprocess.run([sys.executable, "-m", module, *arguments], cwd=self.root, capture_output=True,
-                              text=True, env={**os.environ, "PATH": path_with_venv()})
+        done = subprocess.run(
+            [sys.executable, "-m", module, *arguments],
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PATH": path_with_venv()},
+        )
         if done.returncode != 0:
             raise NbgraderFailed(f"{module} {' '.join(arguments)} failed:\n{done.stderr}{done.stdout}")
         return done.stderr
@@ -172,8 +180,10 @@ class Course:
 
     def released_exercises(self):
         """{notebook file name: [(exercise, points), ...]} of the released notebooks."""
-        return {path.name: [(name, cell_points(cell)) for name, cell in exercise_cells(read(path)).items()]
-                for path in sorted(self.release.glob("*.ipynb"))}
+        return {
+            path.name: [(name, cell_points(cell)) for name, cell in exercise_cells(read(path)).items()]
+            for path in sorted(self.release.glob("*.ipynb"))
+        }
 
 
 def path_with_venv():

@@ -6,6 +6,7 @@ lists and tables the kit extends get its entries; a single value is the kit's on
 ``python -m grader adopt`` adds the call to a course's file; :func:`uses_the_kit` is how a command knows that a
 course grades in the kit's sandbox.
 """
+
 from nbconvert.exporters import HTMLExporter
 from nbgrader.converters import Autograde, GenerateAssignment, GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
@@ -25,20 +26,30 @@ from .release.worth import WorthInTitle
 # (converter, its list of steps): {nbgrader's step: the steps in its place; None: the steps before all}
 STEPS = {
     (GenerateAssignment, "preprocessors"): {None: [WorthInTitle]},
-    (Autograde, "sanitize_preprocessors"): {DeduplicateIds: [DetectTampering, DeduplicateIds],
-                                            OverwriteCells: [QuietOverwriteCells],
-                                            CheckCellMetadata: [CheckCellMetadataOnce]},
-    (Autograde, "autograde_preprocessors"): {Execute: [SandboxExecute],
-                                             SaveAutoGrades: [ValidNotebook, SaveAutoGrades, FlagForReview],
-                                             CheckCellMetadata: [CheckCellMetadataOnce]},
+    (Autograde, "sanitize_preprocessors"): {
+        DeduplicateIds: [DetectTampering, DeduplicateIds],
+        OverwriteCells: [QuietOverwriteCells],
+        CheckCellMetadata: [CheckCellMetadataOnce],
+    },
+    (Autograde, "autograde_preprocessors"): {
+        Execute: [SandboxExecute],
+        SaveAutoGrades: [ValidNotebook, SaveAutoGrades, FlagForReview],
+        CheckCellMetadata: [CheckCellMetadataOnce],
+    },
     (GenerateFeedback, "preprocessors"): {GetGrades: [GetGrades, KitFeedback]},
 }
 # (configurable, its list): the kit's entries, added after the course's
-ENTRIES = {(CourseDirectory, "ignore"): ["*.ipynb.invalid"],  # a notebook set aside as unreadable
-           (HTMLExporter, "preprocessors"): ["grader.safe_html.SafeNames", "grader.safe_html.SafeOutputs"]}
+ENTRIES = {
+    (CourseDirectory, "ignore"): ["*.ipynb.invalid"],  # a notebook set aside as unreadable
+    (HTMLExporter, "preprocessors"): ["grader.safe_html.SafeNames", "grader.safe_html.SafeOutputs"],
+}
 # (configurable, its table): the kit's keys
-KEYS = {(HTMLExporter, "filters"): {"clean_html": "grader.safe_html.clean_html",
-                                    "markdown2html": "grader.safe_html.SafeMarkdown"}}
+KEYS = {
+    (HTMLExporter, "filters"): {
+        "clean_html": "grader.safe_html.clean_html",
+        "markdown2html": "grader.safe_html.SafeMarkdown",
+    }
+}
 # setting (its sections, its name): the kit's value
 VALUES = {
     ("ExchangeFactory", "collect"): RegularFilesCollect,  # a submission's regular files only (grader/exchange.py)
@@ -113,8 +124,9 @@ def resolved(step):
 def carry_timeout(c):
     """The sandbox's time for a cell, where the course sets none: nbgrader's for a cell, as the course sets it; the
     time for a notebook at least as much."""
-    given = next((c[name].timeout for name in TIMEOUTS if "timeout" in c[name]),
-                 Execute.class_traits()["timeout"].default())
+    given = next(
+        (c[name].timeout for name in TIMEOUTS if "timeout" in c[name]), Execute.class_traits()["timeout"].default()
+    )
     if "unit_seconds" not in c.SandboxExecute and given is not None and given > 0:
         c.SandboxExecute.unit_seconds = float(given)
         if "notebook_seconds" not in c.SandboxExecute and given > DEFAULT_LIMITS["notebook_seconds"]:

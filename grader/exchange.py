@@ -5,6 +5,7 @@ follows links: a student who puts a link there (to the course's solutions, say) 
 :class:`RegularFilesCollect` (``c.ExchangeFactory.collect`` in ``nbgrader_config.py``) reads the submission through
 :mod:`grader.uploads` into a folder of its own, then lets nbgrader copy that folder as it copies any submission.
 """
+
 import os
 import pathlib
 import tempfile

@@ -4,10 +4,22 @@ The gradebook is the one source of truth for scores: autograded scores, manual s
 formgrader (a manual score overrides the autograded one), late penalties, and how late each submission was.
 Works with any ``db_url`` nbgrader accepts. Every verb reads the gradebook's scores and students here, and nowhere else.
 """
+
 from dataclasses import dataclass
 
-from nbgrader.api import (Assignment, BaseCell, GradeCell, Grade, MissingEntry, Notebook, SolutionCell, Student,
-                          SubmittedAssignment, SubmittedNotebook, TaskCell)
+from nbgrader.api import (
+    Assignment,
+    BaseCell,
+    Grade,
+    GradeCell,
+    MissingEntry,
+    Notebook,
+    SolutionCell,
+    Student,
+    SubmittedAssignment,
+    SubmittedNotebook,
+    TaskCell,
+)
 
 TEST, ANSWER, WRITTEN, TASK = "test", "answer", "written answer", "task"
 
@@ -15,6 +27,7 @@ TEST, ANSWER, WRITTEN, TASK = "test", "answer", "written answer", "task"
 @dataclass(frozen=True)
 class Cell:
     """A graded cell of the assignment, as released: ``kind`` is test, answer, written answer or task."""
+
     notebook: str
     grade_id: str
     kind: str
@@ -24,6 +37,7 @@ class Cell:
 @dataclass(frozen=True)
 class CellScore:
     """One student's score for one graded cell; ``score`` is the manual score when there is one."""
+
     student: str
     notebook: str
     grade_id: str
@@ -47,6 +61,7 @@ class NotebookScore(LessLatePenalty):
     """One student's notebook: its raw score, its late penalty, the score that counts, and how many seconds after
     the due date (the student's extension included) its submission was handed in: 0 when on time or without a
     due date or a hand-in time."""
+
     student: str
     notebook: str
     raw_score: float
@@ -58,6 +73,7 @@ class NotebookScore(LessLatePenalty):
 @dataclass(frozen=True)
 class Person:
     """A student as the gradebook (nbgrader's ``db student import``) has them; names and ids may be empty."""
+
     id: str
     first_name: str = ""
     last_name: str = ""
@@ -68,6 +84,7 @@ class Person:
 @dataclass(frozen=True)
 class AssignmentScore(LessLatePenalty):
     """One student's whole assignment, as nbgrader's own CSV export has it (zero without a submission)."""
+
     student: Person
     raw_score: float
     max_score: float
@@ -83,6 +100,7 @@ def less_late_penalty(raw_score, late_penalty):
 class Scores:
     """What the gradebook holds of one assignment, read in one session: its graded cells, every student's cell and
     notebook scores, and its students."""
+
     cells: list
     cell_scores: list
     notebook_scores: list
@@ -95,8 +113,12 @@ def read_scores(course):
     if not course.gradebook_exists():
         return Scores([], [], [], [])
     with course.gradebook() as book:
-        return Scores(_graded_cells(book, course.assignment), _cell_scores(book, course.assignment),
-                      _notebook_scores(book, course.assignment), _students(book))
+        return Scores(
+            _graded_cells(book, course.assignment),
+            _cell_scores(book, course.assignment),
+            _notebook_scores(book, course.assignment),
+            _students(book),
+        )
 
 
 def graded_cells(course):
@@ -116,14 +138,24 @@ def students(course):
 
 
 def _graded_cells(book, assignment):
-    answers = set(book.db.query(Notebook.name, SolutionCell.name).join(SolutionCell.notebook)
-                  .join(Notebook.assignment).filter(Assignment.name == assignment))
+    answers = set(
+        book.db.query(Notebook.name, SolutionCell.name)
+        .join(SolutionCell.notebook)
+        .join(Notebook.assignment)
+        .filter(Assignment.name == assignment)
+    )
     cells = []
     for table in (GradeCell, TaskCell):
-        rows = (book.db.query(Notebook.name, table.name, table.cell_type, table.max_score)
-                .join(table.notebook).join(Notebook.assignment).filter(Assignment.name == assignment))
-        cells += [Cell(notebook, name, _kind(table, cell_type, (notebook, name) in answers), max_score)
-                  for notebook, name, cell_type, max_score in rows]
+        rows = (
+            book.db.query(Notebook.name, table.name, table.cell_type, table.max_score)
+            .join(table.notebook)
+            .join(Notebook.assignment)
+            .filter(Assignment.name == assignment)
+        )
+        cells += [
+            Cell(notebook, name, _kind(table, cell_type, (notebook, name) in answers), max_score)
+            for notebook, name, cell_type, max_score in rows
+        ]
     return sorted(cells, key=lambda c: (c.notebook, c.grade_id))
 
 
@@ -137,26 +169,63 @@ def _kind(table, cell_type, is_answer):
 
 def _cell_scores(book, assignment):
     """Every graded cell's score for every student with a submission, as the gradebook has it."""
-    rows = (book.db.query(Student.id, Notebook.name, BaseCell.name, Grade.score, Grade.max_score,
-                          Grade.auto_score, Grade.manual_score, Grade.needs_manual_grade)
-            .select_from(Grade).join(Grade.cell).join(Grade.notebook).join(SubmittedNotebook.notebook)
-            .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
-            .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
+    rows = (
+        book.db.query(
+            Student.id,
+            Notebook.name,
+            BaseCell.name,
+            Grade.score,
+            Grade.max_score,
+            Grade.auto_score,
+            Grade.manual_score,
+            Grade.needs_manual_grade,
+        )
+        .select_from(Grade)
+        .join(Grade.cell)
+        .join(Grade.notebook)
+        .join(SubmittedNotebook.notebook)
+        .join(SubmittedNotebook.assignment)
+        .join(SubmittedAssignment.assignment)
+        .join(SubmittedAssignment.student)
+        .filter(Assignment.name == assignment)
+    )
     return sorted((CellScore(*row) for row in rows), key=lambda s: (s.student, s.notebook, s.grade_id))
 
 
 def _notebook_scores(book, assignment):
     """Every submitted notebook's score, late penalty and seconds late included, as the gradebook has it."""
-    rows = (book.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
-                          SubmittedNotebook.late_submission_penalty, SubmittedAssignment.timestamp,
-                          Assignment.duedate, SubmittedAssignment.extension)
-            .select_from(SubmittedNotebook).join(SubmittedNotebook.notebook)
-            .join(SubmittedNotebook.assignment).join(SubmittedAssignment.assignment)
-            .join(SubmittedAssignment.student).filter(Assignment.name == assignment))
-    return sorted((NotebookScore(student, notebook, score or 0.0, most or 0.0, penalty or 0.0,
-                                 seconds_late(timestamp, duedate, extension))
-                   for student, notebook, score, most, penalty, timestamp, duedate, extension in rows),
-                  key=lambda s: (s.student, s.notebook))
+    rows = (
+        book.db.query(
+            Student.id,
+            Notebook.name,
+            SubmittedNotebook.score,
+            SubmittedNotebook.max_score,
+            SubmittedNotebook.late_submission_penalty,
+            SubmittedAssignment.timestamp,
+            Assignment.duedate,
+            SubmittedAssignment.extension,
+        )
+        .select_from(SubmittedNotebook)
+        .join(SubmittedNotebook.notebook)
+        .join(SubmittedNotebook.assignment)
+        .join(SubmittedAssignment.assignment)
+        .join(SubmittedAssignment.student)
+        .filter(Assignment.name == assignment)
+    )
+    return sorted(
+        (
+            NotebookScore(
+                student,
+                notebook,
+                score or 0.0,
+                most or 0.0,
+                penalty or 0.0,
+                seconds_late(timestamp, duedate, extension),
+            )
+            for student, notebook, score, most, penalty, timestamp, duedate, extension in rows
+        ),
+        key=lambda s: (s.student, s.notebook),
+    )
 
 
 def seconds_late(timestamp, duedate, extension=None):
@@ -196,5 +265,6 @@ def enrol(course, student, **names):
 
 
 def _person(student):
-    return Person(student.id, student.first_name or "", student.last_name or "", student.email or "",
-                  student.lms_user_id or "")
+    return Person(
+        student.id, student.first_name or "", student.last_name or "", student.email or "", student.lms_user_id or ""
+    )

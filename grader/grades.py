@@ -6,6 +6,7 @@ kit's grading records add what the gradebook cannot say: why a notebook or a tes
 real score, which nbgrader cells the student changed, and each failed check's message and
 misconception. The two are joined by (student, notebook, grade_id).
 """
+
 import math
 import pathlib
 from dataclasses import dataclass, field
@@ -20,8 +21,9 @@ from .statuses import BY_HAND, GRADED, NEEDS_MANUAL, STATUSES
 @dataclass
 class CellGrade:
     """One graded cell of one student's notebook. ``score`` is None when it is not a real score."""
+
     grade_id: str
-    kind: str                # test, answer, written answer or task (see grader.gradebook)
+    kind: str  # test, answer, written answer or task (see grader.gradebook)
     score: float | None
     max_score: float
     status: str
@@ -47,8 +49,9 @@ class CellGrade:
 class NotebookGrade(book.LessLatePenalty):
     """One student's notebook: the gradebook's scores for each graded cell, its late penalty, its status, and how
     many seconds after the due date it was handed in (0 when on time, or without a due date)."""
+
     student: str
-    notebook: str            # the file name, ``<name>.ipynb``
+    notebook: str  # the file name, ``<name>.ipynb``
     status: str
     reason: str | None
     raw_score: float
@@ -90,7 +93,7 @@ def time_in_words(seconds):
         counts.append((whole // length, unit))
         whole %= length
     first = next(n for n, (count, _) in enumerate(counts) if count)
-    return " ".join(_count(count, unit) for count, unit in counts[first:first + 2] if count)
+    return " ".join(_count(count, unit) for count, unit in counts[first : first + 2] if count)
 
 
 def _count(count, unit):
@@ -108,12 +111,20 @@ def course_grades(course, released=None):
     names = sorted({c.notebook for c in cells} | {stem for _, stem in records})
     students = sorted({p.id for p in gradebook.students} | {s for s, _ in notebooks} | {s for s, _ in records})
     positions = _positions(course.released_notebooks() if released is None else released)
-    in_order = {name: sorted((c for c in cells if c.notebook == name),
-                             key=lambda c: (positions.get(c.notebook, {}).get(c.grade_id, math.inf), c.grade_id))
-                for name in names}
-    return [_notebook_grade(course, student, name, records.get((student, name)),
-                            notebooks.get((student, name)), in_order[name], scores)
-            for student in students for name in names]
+    in_order = {
+        name: sorted(
+            (c for c in cells if c.notebook == name),
+            key=lambda c: (positions.get(c.notebook, {}).get(c.grade_id, math.inf), c.grade_id),
+        )
+        for name in names
+    }
+    return [
+        _notebook_grade(
+            course, student, name, records.get((student, name)), notebooks.get((student, name)), in_order[name], scores
+        )
+        for student in students
+        for name in names
+    ]
 
 
 def _notebook_grade(course, student, name, record, scored, cells, scores):
@@ -126,13 +137,29 @@ def _notebook_grade(course, student, name, record, scored, cells, scores):
     diagnoses = {e.cell: e for e in record.exercises} if record else {}
     tampered = {t.get("grade_id"): t for t in record.tampered} if record else {}
     reason = reason or STATUSES[status].notebook
-    graded = [_cell_grade(cell, scores.get((student, name, cell.grade_id)), (status, reason),
-                          diagnoses.get(cell.grade_id), tampered.get(cell.grade_id)) for cell in cells]
-    return NotebookGrade(student, f"{name}.ipynb", status, reason,
-                         scored.raw_score if scored else 0.0, sum(c.max_score for c in cells),
-                         scored.late_penalty if scored else 0.0, record.tampered if record else [],
-                         record.isolation if record else None, graded,
-                         scored.seconds_late if scored and status != "missing" else 0.0)  # not handed in: not late
+    graded = [
+        _cell_grade(
+            cell,
+            scores.get((student, name, cell.grade_id)),
+            (status, reason),
+            diagnoses.get(cell.grade_id),
+            tampered.get(cell.grade_id),
+        )
+        for cell in cells
+    ]
+    return NotebookGrade(
+        student,
+        f"{name}.ipynb",
+        status,
+        reason,
+        scored.raw_score if scored else 0.0,
+        sum(c.max_score for c in cells),
+        scored.late_penalty if scored else 0.0,
+        record.tampered if record else [],
+        record.isolation if record else None,
+        graded,
+        scored.seconds_late if scored and status != "missing" else 0.0,
+    )  # not handed in: not late
 
 
 def _cell_grade(cell, scored, notebook, diagnosis, tampered):
@@ -151,8 +178,7 @@ def _cell_grade(cell, scored, notebook, diagnosis, tampered):
     else:
         status, reason = GRADED, None
     score = scored.score if scored is not None and STATUSES[status].real else None
-    return CellGrade(cell.grade_id, cell.kind, score, cell.max_score, status, reason or _why(status),
-                     diagnosis)
+    return CellGrade(cell.grade_id, cell.kind, score, cell.max_score, status, reason or _why(status), diagnosis)
 
 
 def _positions(released):

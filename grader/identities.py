@@ -1,5 +1,6 @@
 """Each student's LMS identity, as collect last read it from a download: written by collect, read by export's
 LMS sheets (``collected/<assignment>/identities.json``)."""
+
 import json
 
 

@@ -2,6 +2,7 @@
 
 Checked before a command touches anything, so that a wrong ``--course`` never leaves folders behind.
 """
+
 import shlex
 
 from .course import CONFIG, Course
@@ -9,8 +10,14 @@ from .course_config import uses_the_kit
 from .errors import UsageError
 from .gradebook import graded_cells
 
-NEEDS = {"release": "source", "collect": "release", "autograde": "release", "feedback": "autograded",
-         "export": "gradebook", "report": "gradebook"}
+NEEDS = {
+    "release": "source",
+    "collect": "release",
+    "autograde": "release",
+    "feedback": "autograded",
+    "export": "gradebook",
+    "report": "gradebook",
+}
 WITHOUT_GRADEBOOK = {"adopt", "jwks", "gradescope", "similarity"}  # the commands that never open the gradebook
 # The commands that neither grade, release nor hand grades on: they work on a course graded by nbgrader's executor.
 WITHOUT_SANDBOX = {"adopt", "jwks", "roster", "similarity"}
@@ -24,11 +31,14 @@ def require(folder, assignment, command):
     if not root.is_dir():
         raise UsageError(f"{folder}: no such folder (give the course folder with --course)")
     if not (root / CONFIG).is_file():
-        raise UsageError(f"{root.resolve()} is not an nbgrader course: it has no {CONFIG} "
-                         "(give the course folder with --course)")
+        raise UsageError(
+            f"{root.resolve()} is not an nbgrader course: it has no {CONFIG} (give the course folder with --course)"
+        )
     if command not in WITHOUT_SANDBOX and not uses_the_kit(course.config):
-        raise UsageError(f"{root / CONFIG} grades with nbgrader's own executor, not the kit's sandbox: "
-                         f"run `python -m grader adopt --course {shlex.quote(str(root))}` first")
+        raise UsageError(
+            f"{root / CONFIG} grades with nbgrader's own executor, not the kit's sandbox: "
+            f"run `python -m grader adopt --course {shlex.quote(str(root))}` first"
+        )
     unreachable = None if command in WITHOUT_GRADEBOOK else course.gradebook_unreachable()
     if unreachable:
         raise UsageError(unreachable)

@@ -5,6 +5,7 @@ A score that is not real stays 0 in nbgrader's gradebook until a person acts: th
 submission (``python -m grader autograde --force``) or give a manual grade in formgrader, which
 overrides it.
 """
+
 import html
 
 from nbformat.v4 import new_markdown_cell
@@ -12,7 +13,9 @@ from nbformat.v4 import new_markdown_cell
 from .records import TEST_CELL, changed_cell
 from .statuses import GRADED, STATUSES
 
-CHANGED_CELLS = "{} (the instructor's cells graded; copies and added cells count as the student's plain cells), check it"
+CHANGED_CELLS = (
+    "{} (the instructor's cells graded; copies and added cells count as the student's plain cells), check it"
+)
 
 
 def to_do(notebook):
@@ -65,15 +68,19 @@ def grader_note(tampered):
     """A Markdown cell for the top of an autograded notebook, which formgrader shows: each nbgrader cell the student
     changed, in words."""
     changes = "".join(f"<li>{html.escape(changed_cell(change))}</li>" for change in tampered)
-    text = ("<b>For the grader: the student changed nbgrader cells of this notebook.</b> The released cells were "
-            "graded as released (a changed test cell on your copy); a copy, or a cell the student marked for "
-            f"grading, counts as a plain cell of theirs.<ul>{changes}</ul>")
+    text = (
+        "<b>For the grader: the student changed nbgrader cells of this notebook.</b> The released cells were "
+        "graded as released (a changed test cell on your copy); a copy, or a cell the student marked for "
+        f"grading, counts as a plain cell of theirs.<ul>{changes}</ul>"
+    )
     return new_markdown_cell(text, metadata={GRADER_NOTE: True})
 
 
-NOT_HANDED_IN = ("**Not handed in.** No file of this notebook was handed in, so its score is 0 and there is nothing "
-                 "here to grade. If the student hands it in later, run `python -m grader autograde` again: the "
-                 "notebook is then graded like the others and this note goes away.")
+NOT_HANDED_IN = (
+    "**Not handed in.** No file of this notebook was handed in, so its score is 0 and there is nothing "
+    "here to grade. If the student hands it in later, run `python -m grader autograde` again: the "
+    "notebook is then graded like the others and this note goes away."
+)
 
 
 def not_handed_in_note():

@@ -14,6 +14,7 @@ only as an image) with the kit's filters and preprocessors:
 - :class:`SafeOutputs`: outputs (and their metadata) cleaned, also as the sandbox's outputs are
   written into the autograded notebook, so any other viewer of that file is safe too.
 """
+
 import html
 import re
 
@@ -24,12 +25,68 @@ from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from traitlets.config import LoggingConfigurable
 
-TAGS = frozenset({
-    "a", "abbr", "acronym", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd", "del",
-    "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
-    "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strike",
-    "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt", "u", "ul",
-    "var"})
+TAGS = frozenset(
+    {
+        "a",
+        "abbr",
+        "acronym",
+        "b",
+        "blockquote",
+        "br",
+        "caption",
+        "cite",
+        "code",
+        "col",
+        "colgroup",
+        "dd",
+        "del",
+        "details",
+        "dfn",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "figcaption",
+        "figure",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "i",
+        "img",
+        "ins",
+        "kbd",
+        "li",
+        "mark",
+        "ol",
+        "p",
+        "pre",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strike",
+        "strong",
+        "sub",
+        "summary",
+        "sup",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "tt",
+        "u",
+        "ul",
+        "var",
+    }
+)
 COMMON = ["class", "id", "title", "lang", "dir", "style"]  # style: bleach's CSS allow-list (no position)
 ATTRIBUTES = {
     "*": COMMON,
@@ -59,8 +116,15 @@ def _allowed(tag, name, value):
 def clean_html(text):
     """``text`` (HTML) with every tag outside the allow-list shown as text, every other attribute dropped."""
     text = text.decode() if isinstance(text, bytes) else str(text)
-    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False, strip_comments=True,
-                        css_sanitizer=CSSSanitizer())
+    return bleach.clean(
+        text,
+        tags=TAGS,
+        attributes=_allowed,
+        protocols=PROTOCOLS,
+        strip=False,
+        strip_comments=True,
+        css_sanitizer=CSSSanitizer(),
+    )
 
 
 class SafeMarkdown(LoggingConfigurable):
@@ -115,16 +179,26 @@ class SafeOutputs(SanitizeHTML):
         return clean_html(html_str)
 
 
-METADATA = {"width": (int, float), "height": (int, float), "alt": str, "unconfined": bool, "isolated": bool,
-            "needs_background": str}
+METADATA = {
+    "width": (int, float),
+    "height": (int, float),
+    "alt": str,
+    "unconfined": bool,
+    "isolated": bool,
+    "needs_background": str,
+}
 
 
 def _safe_metadata(metadata):
     """An output's metadata, top level and per MIME type, with only the keys above, of their type."""
+
     def kept(values):
         return {key: value for key, value in values.items() if _of_its_type(key, value)}
-    return {**kept(metadata), **{mime: kept(values) for mime, values in metadata.items()
-                                 if "/" in mime and isinstance(values, dict)}}
+
+    return {
+        **kept(metadata),
+        **{mime: kept(values) for mime, values in metadata.items() if "/" in mime and isinstance(values, dict)},
+    }
 
 
 def _of_its_type(key, value):

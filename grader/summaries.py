@@ -1,4 +1,5 @@
 """What ``python -m grader`` prints after a command: one line that says what was done, not a list of paths."""
+
 import csv
 import pathlib
 
@@ -10,8 +11,10 @@ def summary(verb, result, course):
     :class:`~grader.course.Course`."""
     if verb == "release":
         released = course.released_exercises()
-        return f"release: {count(len(released), 'notebook')} in {course.release}; for students: {result}" + \
-            inside_summary(course)
+        return (
+            f"release: {count(len(released), 'notebook')} in {course.release}; for students: {result}"
+            + inside_summary(course)
+        )
     if verb == "feedback":
         return feedback_summary(result, course)
     if verb == "export" and isinstance(result, pathlib.Path):
@@ -30,12 +33,17 @@ def inside_summary(course):
     import nbformat
 
     from .autograde.plain_tests import judged_inside
-    found = judged_inside({path.name: nbformat.read(path, as_version=4) for path in sorted(course.source.glob("*.ipynb"))})
+
+    found = judged_inside(
+        {path.name: nbformat.read(path, as_version=4) for path in sorted(course.source.glob("*.ipynb"))}
+    )
     if not found:
         return ""
     cells = ", ".join(f"{notebook} {grade_id} ({name})" for notebook, grade_id, name in found)
-    return (f"\n{count(len(found), 'test cell')} judged in the student's process, where the student's code could "
-            f"change the verdict (flagged on every student's grade for a person to check): {cells}")
+    return (
+        f"\n{count(len(found), 'test cell')} judged in the student's process, where the student's code could "
+        f"change the verdict (flagged on every student's grade for a person to check): {cells}"
+    )
 
 
 def feedback_summary(pages, course):
@@ -51,7 +59,8 @@ def feedback_summary(pages, course):
     without = sorted(handed_in - paged)
     if without:
         line += f"; none for {count(len(without), 'notebook')} handed in: " + ", ".join(
-            f"{n} ({'could not be read' if n in unread else 'not graded yet'})" for n in without)
+            f"{n} ({'could not be read' if n in unread else 'not graded yet'})" for n in without
+        )
     return line
 
 
@@ -61,9 +70,11 @@ def adopt_summary(adoption):
     if adoption.backup is None:
         return f"adopt: {adoption.config} grades in the kit's sandbox already: nothing changed"
     cell, notebook = adoption.limits
-    line = (f"adopt: {adoption.config} now grades in the kit's sandbox, the course's own settings kept (the file as "
-            f"it was: {adoption.backup}); a cell may run {cell:g} s, a notebook {notebook:g} s "
-            "(c.SandboxExecute.unit_seconds, notebook_seconds)")
+    line = (
+        f"adopt: {adoption.config} now grades in the kit's sandbox, the course's own settings kept (the file as "
+        f"it was: {adoption.backup}); a cell may run {cell:g} s, a notebook {notebook:g} s "
+        "(c.SandboxExecute.unit_seconds, notebook_seconds)"
+    )
     if adoption.kept:
         line += f"; kept the course's own {', '.join(adoption.kept)} where the kit has its own"
     return line

@@ -1,6 +1,7 @@
 """Each released notebook's short title, for the grade table: its first heading, without the number before it
 and the subtitle after a colon or a comma ("# 01 · Attention basics: scores..." is "Attention basics");
 a notebook without a heading is named by its file ("05_multi_head_attention.ipynb" is "multi head attention")."""
+
 import re
 
 HEADING = re.compile(r"^#+\s+(?:\d+\s*[·.:)-]?\s+)?(?P<title>[^:,\n]+)", re.MULTILINE)

@@ -5,6 +5,7 @@ checked once open (a regular file with one name, of a notebook's size) before it
 swapped in between is followed. A zip is read without extracting anything, by the same rules, with caps on what
 it unpacks to. Every file refused is named with why: ``TOLD`` says it in a student's words.
 """
+
 import errno
 import functools
 import io
@@ -16,11 +17,11 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 
-MAX_BYTES = 64 << 20        # a notebook larger than this is not a notebook a student wrote
-MAX_TOTAL_BYTES = 4 << 30   # a zip that unpacks to more than this in all is a zip bomb
-MAX_RATIO = 100             # a notebook compresses 3 to 20 times; a zip bomb a thousand times
-RATIO_FROM = 1 << 20        # a smaller file may compress as far as it likes
-MAX_DEPTH = 32              # folders within folders
+MAX_BYTES = 64 << 20  # a notebook larger than this is not a notebook a student wrote
+MAX_TOTAL_BYTES = 4 << 30  # a zip that unpacks to more than this in all is a zip bomb
+MAX_RATIO = 100  # a notebook compresses 3 to 20 times; a zip bomb a thousand times
+RATIO_FROM = 1 << 20  # a smaller file may compress as far as it likes
+MAX_DEPTH = 32  # folders within folders
 
 LINK = "a symbolic link"
 HARD_LINK = "a hard link (a second name for another file)"

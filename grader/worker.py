@@ -1,6 +1,7 @@
 """This process's warm sandbox worker, shared by every notebook it grades, at the course's isolation setting
 (``c.SandboxExecute.isolation`` in ``nbgrader_config.py``): each of autograde's grading processes starts it
 before its first student, and the Gradescope image's setup checks that it starts."""
+
 import atexit
 import os
 
@@ -15,6 +16,7 @@ def shared_pool(isolation=ISOLATION):
     global _pool
     if _pool is None:
         from .sandbox.pool import Pool
+
         _pool = Pool(1, isolation)  # one warm worker: each grading process takes its own students
         atexit.register(_pool.close)
     return _pool
@@ -50,6 +52,7 @@ def warm_up_early(most):
     """Start the warm-up of up to ``most`` workers now, before this process imports nbgrader and reads the course's
     configuration: :func:`prestart_sandboxes` takes its workers, ready sooner. Stopped at exit if not taken."""
     from .sandbox.pool import WarmUp
+
     _early.append(WarmUp(most))
     atexit.register(_stop_early)
 
@@ -64,6 +67,7 @@ def prestart_sandboxes(course, count):
     process forks later (each adopts one with :func:`adopt_sandbox`): they import PyTorch and warm up, once for all
     of them, while this process does its own work."""
     from .sandbox.pool import WarmUp
+
     warm_up = _early.pop() if _early else None
     if warm_up is not None and warm_up.most < count:
         warm_up.close()

@@ -1,5 +1,6 @@
 """axe-core's WCAG 2.1 A and AA rules on pages, in headless Chromium (tests/pages_js/axe.mjs, driven by Node and
 playwright-core): the violations per page, and a readable account of them for a failed assertion."""
+
 import json
 import pathlib
 import shutil
@@ -13,8 +14,11 @@ CHROMIUM = "/usr/bin/chromium"  # axe.mjs launches this one: playwright-core dow
 def violations(*pages, timeout=300):
     """{page: [violation]} for each page (a path or an http URL); a violation is axe's rule ``id``, ``impact``,
     ``help`` and its ``nodes`` (each element's ``target`` selector, ``html`` and ``why``), shortened."""
-    for needed, how in ((NODE, "apt-get install nodejs"), (CHROMIUM, "apt-get install chromium"),
-                        (AXE.parent / "node_modules" / "axe-core", "npm ci --prefix tests/pages_js")):
+    for needed, how in (
+        (NODE, "apt-get install nodejs"),
+        (CHROMIUM, "apt-get install chromium"),
+        (AXE.parent / "node_modules" / "axe-core", "npm ci --prefix tests/pages_js"),
+    ):
         if not pathlib.Path(needed).exists():
             raise RuntimeError(f"{needed} is needed to check pages with axe-core: `make test` installs it ({how})")
     urls = {_url(page): page for page in pages}

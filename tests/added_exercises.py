@@ -3,14 +3,20 @@
 the kit's own exercises or notebooks, which test the same checks and files as in the checkout (``make test`` runs
 them there), and keeps every other test: the added ones' instances, and each test that lists or counts the
 exercises, the misconceptions, the notebooks or the kit's files."""
+
 import pathlib
 
 import pytest
 
 
 def pytest_addoption(parser):
-    parser.addoption("--added", action="append", default=[], metavar="NAME",
-                     help="an exercise or a notebook added to the kit: its instances run, the kit's own do not")
+    parser.addoption(
+        "--added",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="an exercise or a notebook added to the kit: its instances run, the kit's own do not",
+    )
 
 
 def kits_own(item, own):
@@ -26,6 +32,7 @@ def pytest_collection_modifyitems(config, items):
     if not added:
         return
     from grader.checks.registry import exercise_names, notebooks
+
     kit = {*exercise_names(), *notebooks()}
     if not added <= kit:
         raise pytest.UsageError(f"--added: {', '.join(sorted(added - kit))} is not in the kit")

@@ -1,4 +1,5 @@
 """Headless Chromium (Debian's package) for the tests: the DOM of a page once its scripts ran, or a screenshot."""
+
 import contextlib
 import os
 import shutil
@@ -9,8 +10,16 @@ import tempfile
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def dump_dom(url, budget_ms=5000, timeout=120):
@@ -30,10 +39,10 @@ def _chromium(url, budget_ms, timeout, *what):
     if not os.path.exists(CHROMIUM):
         raise RuntimeError("Chromium is needed for this test: `make test` installs it (apt-get install chromium)")
     with tempfile.TemporaryDirectory(prefix="kit-chromium-") as profile:
-        command = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}",
-                   *what, url]
-        browser = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+        command = [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}", *what, url]
+        browser = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        )
         try:
             out, err = browser.communicate(timeout=timeout)
         finally:

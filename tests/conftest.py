@@ -1,4 +1,5 @@
 """Shared helpers for the kit's tests."""
+
 import fcntl
 import os
 import pathlib
@@ -120,6 +121,7 @@ def released_course(tmp_path_factory):
     """The kit's course released once for the run, with test limits; never changed: copy it
     (``course_builder.make_course``, or the ``course_copy`` fixture)."""
     from . import course_builder
+
     return made_once(tmp_path_factory, "released", lambda folder: course_builder.release_course(folder / "course"))
 
 
@@ -127,14 +129,17 @@ def released_course(tmp_path_factory):
 def student_release(tmp_path_factory):
     """A course released once for the run by the kit's ``release`` (its ``downloads/``: the student wheel and zip),
     from the kit's solutions and config; never changed."""
+
     def release_with_downloads(folder):
         from grader.release import release
+
         course = folder / "course"
         course.mkdir()
         shutil.copy(ROOT / "nbgrader_config.py", course)
         shutil.copytree(SOLUTIONS, course / "solutions" / "self_attention")
         release(course, "self_attention")
         return course
+
     return made_once(tmp_path_factory, "student_release", release_with_downloads)
 
 
@@ -142,6 +147,7 @@ def student_release(tmp_path_factory):
 def course_copy(released_course, tmp_path):
     """A released course of this test's own."""
     from . import course_builder
+
     return course_builder.make_course(released_course, tmp_path / "course")
 
 
@@ -149,4 +155,5 @@ def course_copy(released_course, tmp_path):
 def empty_gradebook(tmp_path_factory):
     """A new, empty gradebook file made once for the run: copy it to a course's gradebook.db."""
     from . import course_builder
+
     return made_once(tmp_path_factory, "gradebook", course_builder.empty_gradebook)

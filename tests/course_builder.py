@@ -4,6 +4,7 @@ Every test course starts from :func:`new_test_course`. Releasing takes seconds (
 generate_assignment``), so each run releases the kit's course once (``released_course`` in
 conftest.py) and each test grades a copy of its own (:func:`make_course`).
 """
+
 import json
 import pathlib
 import shutil
@@ -83,7 +84,8 @@ def dated_course(folder, gradebook, handed_in, extensions=None):
             (kit.submitted(student) / "timestamp.txt").write_text(when)
             book.update_or_create_student(student)
             handed = book.update_or_create_submission(
-                ASSIGNMENT, student, timestamp=kit.directory.get_existing_timestamp(str(kit.submitted(student))))
+                ASSIGNMENT, student, timestamp=kit.directory.get_existing_timestamp(str(kit.submitted(student)))
+            )
             handed.extension = (extensions or {}).get(student)
             grade = book.find_grade("attention_scores_test", notebook, ASSIGNMENT, student)
             grade.auto_score, grade.needs_manual_grade = 3, False  # as nbgrader's SaveAutoGrades leaves a pass
@@ -117,6 +119,7 @@ def worth(notebook, *exercises):
 def visible_checks(notebook):
     """(exercises, visible checks) of the released ``notebook``, as the self-check counts them."""
     from grader.checks.registry import visible_parts
+
     names = [name for name, _ in Course.at(ROOT).released_exercises()[notebook]]
     return len(names), sum(len(visible_parts(name)) for name in names)
 
@@ -130,13 +133,18 @@ def autograde(course, *extra):
     small, and a second process would cost seconds of start-up to save less (the demo, the attack suite and
     the resilience tests grade with one per core); returns the finished process."""
     workers = () if "--workers" in extra else ("--workers", "1")
-    return subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course), *workers, *extra],
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", "autograde", "--course", str(course), *workers, *extra],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def records(course):
     """{student: record of notebook 01} from the grading records."""
     from grader.records import read_all
+
     return {r.student: r for r in read_all(Course.at(course))}
 
 

@@ -1,5 +1,6 @@
 """A course as an instructor extends it: a plain nbgrader test cell, a written answer, a task, a new notebook,
 a due date with late work given zero; students who hand in through nbgrader's exchange; a manual grade."""
+
 import os
 import pathlib
 import subprocess
@@ -20,26 +21,66 @@ DUE = "2026-01-10 12:00:00"
 
 
 def graded(cell, grade_id, points=None, solution=False, grade=False, task=False, locked=False):
-    cell.metadata["nbgrader"] = {"grade_id": grade_id, "grade": grade, "solution": solution, "task": task,
-                                 "locked": locked, "schema_version": 3, **({"points": points} if points else {})}
+    cell.metadata["nbgrader"] = {
+        "grade_id": grade_id,
+        "grade": grade,
+        "solution": solution,
+        "task": task,
+        "locked": locked,
+        "schema_version": 3,
+        **({"points": points} if points else {}),
+    }
     return cell
 
 
-DOUBLE = graded(new_code_cell("def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"),
-                "double", solution=True)
-DOUBLE_TEST = graded(new_code_cell("assert double(2) == 4\n### BEGIN HIDDEN TESTS\n"
-                                   "assert double(21) == 42, 'double of twenty-one is forty-two'\n"
-                                   "### END HIDDEN TESTS"), "double_test", points=2, grade=True, locked=True)
-WRITTEN = graded(new_markdown_cell("Why divide the scores by sqrt(d_k)?\n\n=== BEGIN MARK SCHEME ===\n"
-                                   "large dot products\n=== END MARK SCHEME ===\n\nYOUR ANSWER HERE"),
-                 "why_scale", points=3, solution=True, grade=True)
-TASK = graded(new_markdown_cell("Task: plot the weights of one head and say what you see."), "plot_task",
-              points=1, task=True, locked=True)
-TRIPLE = graded(new_code_cell("def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION"),
-                "triple", solution=True)
-TRIPLE_TEST = graded(new_code_cell("assert triple(1) == 3\n### BEGIN HIDDEN TESTS\n"
-                                   "assert triple(5) == 15, 'triple of five is fifteen'\n### END HIDDEN TESTS"),
-                     "triple_test", points=4, grade=True, locked=True)
+DOUBLE = graded(
+    new_code_cell("def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"),
+    "double",
+    solution=True,
+)
+DOUBLE_TEST = graded(
+    new_code_cell(
+        "assert double(2) == 4\n### BEGIN HIDDEN TESTS\n"
+        "assert double(21) == 42, 'double of twenty-one is forty-two'\n"
+        "### END HIDDEN TESTS"
+    ),
+    "double_test",
+    points=2,
+    grade=True,
+    locked=True,
+)
+WRITTEN = graded(
+    new_markdown_cell(
+        "Why divide the scores by sqrt(d_k)?\n\n=== BEGIN MARK SCHEME ===\n"
+        "large dot products\n=== END MARK SCHEME ===\n\nYOUR ANSWER HERE"
+    ),
+    "why_scale",
+    points=3,
+    solution=True,
+    grade=True,
+)
+TASK = graded(
+    new_markdown_cell("Task: plot the weights of one head and say what you see."),
+    "plot_task",
+    points=1,
+    task=True,
+    locked=True,
+)
+TRIPLE = graded(
+    new_code_cell("def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION"),
+    "triple",
+    solution=True,
+)
+TRIPLE_TEST = graded(
+    new_code_cell(
+        "assert triple(1) == 3\n### BEGIN HIDDEN TESTS\n"
+        "assert triple(5) == 15, 'triple of five is fifteen'\n### END HIDDEN TESTS"
+    ),
+    "triple_test",
+    points=4,
+    grade=True,
+    locked=True,
+)
 
 
 def make_extended_course(folder):
@@ -52,8 +93,13 @@ def make_extended_course(folder):
     basics = nbformat.read(source / BASICS, as_version=4)
     basics.cells += [DOUBLE, DOUBLE_TEST, WRITTEN, TASK]
     nbformat.write(basics, source / BASICS)
-    nbformat.write(new_notebook(cells=[new_markdown_cell("# 06 An extra exercise"), TRIPLE, TRIPLE_TEST],
-                                metadata={"kernelspec": basics.metadata["kernelspec"]}), source / EXTRA)
+    nbformat.write(
+        new_notebook(
+            cells=[new_markdown_cell("# 06 An extra exercise"), TRIPLE, TRIPLE_TEST],
+            metadata={"kernelspec": basics.metadata["kernelspec"]},
+        ),
+        source / EXTRA,
+    )
     Course.at(course).run_nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}")
     Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     Course.at(course).run_nbgrader("release_assignment", ASSIGNMENT, "--force")
@@ -68,10 +114,23 @@ def as_student(course, student, *arguments):
     """A stock nbgrader command run by ``student`` in their own folder (next to the course)."""
     home = course.parent / "students" / student
     home.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, f"--student={student}",
-                           "--CourseDirectory.course_id=self_attention_kit", "--log-level=ERROR",
-                           f"--Exchange.root={course.parent / 'exchange'}", f"--Exchange.cache={home / 'cache'}"],
-                          cwd=home, capture_output=True, text=True, env={**os.environ, "PATH": path_with_venv()})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nbgrader",
+            *arguments,
+            f"--student={student}",
+            "--CourseDirectory.course_id=self_attention_kit",
+            "--log-level=ERROR",
+            f"--Exchange.root={course.parent / 'exchange'}",
+            f"--Exchange.cache={home / 'cache'}",
+        ],
+        cwd=home,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": path_with_venv()},
+    )
     assert done.returncode == 0, done.stderr
     return home
 

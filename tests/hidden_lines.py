@@ -1,4 +1,5 @@
 """What must never reach a student: the lines of the hidden tests and of the solutions."""
+
 import pathlib
 
 import nbformat
@@ -26,8 +27,9 @@ def _solution_notebook_lines():
 
 def _public_lines():
     """What students see anyway: the notebooks outside the markers, and the shipped checks."""
-    shipped = {line.strip() for folder in SHIPPED for path in folder.glob("*.py")
-               for line in path.read_text().splitlines()}
+    shipped = {
+        line.strip() for folder in SHIPPED for path in folder.glob("*.py") for line in path.read_text().splitlines()
+    }
     return shipped | _solution_notebook_lines()[None]
 
 
@@ -43,8 +45,12 @@ def solution_lines():
 
 def hidden_test_lines():
     """The notebooks' hidden tests and the lines of grader/hidden, but for those students see anyway."""
-    module_lines = {line.strip() for path in (ROOT / "grader" / "hidden").glob("*.py")
-                    for line in path.read_text().splitlines() if _non_trivial(line)}
+    module_lines = {
+        line.strip()
+        for path in (ROOT / "grader" / "hidden").glob("*.py")
+        for line in path.read_text().splitlines()
+        if _non_trivial(line)
+    }
     return _secret(_solution_notebook_lines()["HIDDEN TESTS"] | module_lines)
 
 

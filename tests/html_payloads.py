@@ -4,6 +4,7 @@ Each payload, if it runs, sets its own attribute ``kitxss-ran-<name>`` on the pa
 (the name is joined at run time, so the payload's text alone never shows it); every payload's text
 holds ``kitxss``, so a static look at the HTML finds what of the submission could still run.
 """
+
 import base64
 import html.parser
 import re
@@ -22,8 +23,10 @@ def js(name, target="document"):
 
 
 def _svg(name):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" onload="{js(name + "-onload")}">'
-            f'<script>{js(name + "-script")}</script><circle r="5"/></svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" onload="{js(name + "-onload")}">'
+        f'<script>{js(name + "-script")}</script><circle r="5"/></svg>'
+    )
 
 
 OUTPUTS_CELL = f'''from IPython.display import HTML, Javascript, Latex, Markdown, SVG, display
@@ -35,17 +38,21 @@ display(HTML("""<b>bold</b> <script>{js("html-script")}</script>
 <a href="javascript:{js("html-link")}">link</a>"""))
 display(Javascript("""{js("js-output")}"""))
 display({{"text/javascript": """{js("text-javascript")}""", "text/plain": "text/javascript"}}, raw=True)
-display(Markdown("""Markdown output <img src="x" onerror="{js("md-output-onerror")}"> [link](javascript:{TOKEN}_md_link())
+display(Markdown("""Markdown output <img src="x" onerror="{js("md-output-onerror")}"> \
+[link](javascript:{TOKEN}_md_link())
 <script>{js("md-output-script")}</script>"""))
 display(SVG("""{_svg("svg-output")}"""))
-display(Latex(r"""$x$ <img src="x" onerror="{js("latex-onerror")}"> $\\href{{javascript:{TOKEN}_latex_href()}}{{x}}$"""))
+display(Latex(r"""$x$ <img src="x" onerror="{js("latex-onerror")}"> \
+$\\href{{javascript:{TOKEN}_latex_href()}}{{x}}$"""))
 display({{"image/png": "bm90IGEgcG5n", "text/plain": "png"}}, raw=True,
         metadata={{"image/png": {{"width": "1 onerror={js("png-width")}"}}}})
 display({{"image/jpeg": "bm90IGEganBlZw==", "text/plain": "jpeg"}}, raw=True,
-        metadata={{"filenames": {{"image/jpeg": "javascript:{TOKEN}_jpeg_filename()"}}, "height": "1 onload={js("jpeg-height")}"}})
+        metadata={{"filenames": {{"image/jpeg": "javascript:{TOKEN}_jpeg_filename()"}}, "height": "1 \
+onload={js("jpeg-height")}"}})
 '''
 
-MARKDOWN_CELL = f'''A student's note <img src="x" onerror="{js("mdcell-onerror")}"> <script>{js("mdcell-script")}</script>
+MARKDOWN_CELL = f'''A student's note <img src="x" onerror="{js("mdcell-onerror")}"> \
+<script>{js("mdcell-script")}</script>
 [a link](javascript:{TOKEN}_mdcell_link()) <svg onload="{js("mdcell-svg-onload")}"></svg>
 <iframe srcdoc="<script>{js("mdcell-iframe", "parent.document")}</script>"></iframe>
 
@@ -57,13 +64,15 @@ ATTACHMENTS = {
     "page.html": {"text/html": base64.b64encode(f"<script>{js('attachment-html')}</script>".encode()).decode()},
 }
 
-NAMES = {"first_name": f'<img src="x" onerror="{js("first-name")}">',  # a name in the roster, from the LMS
-         "last_name": f"<script>{js('last-name')}</script>"}
+NAMES = {
+    "first_name": f'<img src="x" onerror="{js("first-name")}">',  # a name in the roster, from the LMS
+    "last_name": f"<script>{js('last-name')}</script>",
+}
 
-GOOD_CELL = '''import matplotlib.pyplot as plt
+GOOD_CELL = """import matplotlib.pyplot as plt
 print(torch.tensor([[11.25, 22.5]]))
 plt.plot([0, 1], [1, 0])
-plt.show()'''
+plt.show()"""
 GOOD_TENSOR = "tensor([[11.2500, 22.5000]])"
 
 
@@ -75,7 +84,7 @@ def with_payloads(nb):
     first = next(i for i, cell in enumerate(nb.cells) if cell.cell_type == "code")
     markdown = nbformat.v4.new_markdown_cell(MARKDOWN_CELL, attachments=ATTACHMENTS)
     raw = nbformat.v4.new_raw_cell(RAW_CELL, metadata={"raw_mimetype": "text/html"})
-    nb.cells[first + 1:first + 1] = [nbformat.v4.new_code_cell(OUTPUTS_CELL), markdown, raw]
+    nb.cells[first + 1 : first + 1] = [nbformat.v4.new_code_cell(OUTPUTS_CELL), markdown, raw]
     return nb
 
 
@@ -102,8 +111,9 @@ class _Active(html.parser.HTMLParser):
         for name, value in attrs:
             value = value or ""
             url = re.sub(r"[\x00-\x20]+", "", value).lower()
-            if TOKEN in value and (name.startswith("on") or (name in URL_ATTRIBUTES and url.startswith("javascript:"))
-                                   or name == "srcdoc"):
+            if TOKEN in value and (
+                name.startswith("on") or (name in URL_ATTRIBUTES and url.startswith("javascript:")) or name == "srcdoc"
+            ):
                 self.found.append(f"<{tag} {name}={value[:60]!r}>")
             if TOKEN in value and tag in ACTIVE_TAGS:
                 self.found.append(f"<{tag} {name}=...>")
@@ -111,7 +121,7 @@ class _Active(html.parser.HTMLParser):
 
     def handle_endtag(self, tag):
         if tag in self.inside:
-            del self.inside[len(self.inside) - 1 - self.inside[::-1].index(tag):]
+            del self.inside[len(self.inside) - 1 - self.inside[::-1].index(tag) :]
 
     def handle_data(self, data):
         if TOKEN in data and any(tag in ACTIVE_TAGS for tag in self.inside):

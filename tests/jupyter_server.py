@@ -1,5 +1,6 @@
 """A throw-away Jupyter server for the tests: ``jupyter server`` with nbgrader's extensions (formgrader), on a
 private port of 127.0.0.1, token auth, its root the course; started in its own session and always stopped."""
+
 import contextlib
 import dataclasses
 import os
@@ -32,14 +33,30 @@ def jupyter_server(root, timeout=90, token=True):
     headless browser opened with the token in the URL does not pass on."""
     port, token = free_port(), secrets.token_hex(16) if token else ""
     with tempfile.TemporaryDirectory(prefix="kit-jupyter-") as home:
-        env = {**os.environ, "JUPYTER_RUNTIME_DIR": f"{home}/runtime", "JUPYTER_CONFIG_DIR": f"{home}/config",
-               "JUPYTER_DATA_DIR": f"{home}/data", "HOME": home}
-        command = [sys.executable, "-m", "jupyter_server", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
-                   f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={root}",
-                   f"--IdentityProvider.token={token}", "--KernelManager.transport=ipc"]  # see tests/ports.py
+        env = {
+            **os.environ,
+            "JUPYTER_RUNTIME_DIR": f"{home}/runtime",
+            "JUPYTER_CONFIG_DIR": f"{home}/config",
+            "JUPYTER_DATA_DIR": f"{home}/data",
+            "HOME": home,
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "jupyter_server",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={root}",
+            f"--IdentityProvider.token={token}",
+            "--KernelManager.transport=ipc",
+        ]  # see tests/ports.py
         with open(f"{home}/server.log", "w") as log:
-            server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                      start_new_session=True)
+            server = subprocess.Popen(
+                command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
         try:
             running = Server(f"http://127.0.0.1:{port}", token)
             _wait_until_up(server, running, timeout, f"{home}/server.log")

@@ -1,5 +1,6 @@
 """A copy of the kit, extended as an instructor extends it: its commands import the copy's ``grader``, never
 this checkout's (tests/autograde/test_course_cells.py, tests/autograde/test_new_exercise.py)."""
+
 import os
 import shutil
 import subprocess

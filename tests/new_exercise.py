@@ -6,6 +6,7 @@ words of one misconception of its own (the softmax left out) and that misconcept
 an edit of the reference cell. Each part weighs 2 points, the test cell 3: the parts' points are weights, the
 cell sets the scale.
 """
+
 import nbformat
 
 from .notebooks.test_notebooks import TEST_CELL
@@ -103,20 +104,31 @@ SCORES = {"stub": 0, "wrong": 1.5, "no_softmax": 0, "right": 3}
 
 
 def _nbgrader(grade_id, *, solution=False, points=None):
-    meta = {"grade": points is not None, "grade_id": grade_id, "locked": not solution, "schema_version": 3,
-            "solution": solution, "task": False}
+    meta = {
+        "grade": points is not None,
+        "grade_id": grade_id,
+        "locked": not solution,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
     return {"nbgrader": {**meta, **({"points": points} if points is not None else {})}}
 
 
 def notebook():
     """The instructor's notebook: a title with its points, the given code, the solution cell, the test cell."""
-    return nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell(f"# 06 · Attending to values\n\nThis notebook is worth **{POINTS} points**."),
-        nbformat.v4.new_code_cell("import torch"),
-        nbformat.v4.new_code_cell(SOLUTION, metadata=_nbgrader(NAME, solution=True)),
-        nbformat.v4.new_code_cell(TEST_CELL.format(name=NAME), metadata=_nbgrader(f"{NAME}_test", points=POINTS)),
-    ], metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                 "language_info": {"name": "python"}})
+    return nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell(f"# 06 · Attending to values\n\nThis notebook is worth **{POINTS} points**."),
+            nbformat.v4.new_code_cell("import torch"),
+            nbformat.v4.new_code_cell(SOLUTION, metadata=_nbgrader(NAME, solution=True)),
+            nbformat.v4.new_code_cell(TEST_CELL.format(name=NAME), metadata=_nbgrader(f"{NAME}_test", points=POINTS)),
+        ],
+        metadata={
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+    )
 
 
 def add_to(kit):

@@ -5,6 +5,7 @@ takes its own port from. Between the probe closing it and the server binding it 
 kernel that imports its modules first), a connection of another test (to PostgreSQL, Dask, the LTI platform, a
 Jupyter server) may take it, and the server dies with "Address already in use". CI failed so once: a kernel of
 ``nbgrader validate``, 12 tests in error."""
+
 import pathlib
 import random
 import socket

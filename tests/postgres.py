@@ -3,6 +3,7 @@
 
 PostgreSQL refuses to run as root: as root, the server runs as an unprivileged user made for it.
 """
+
 import contextlib
 import importlib.util
 import os
@@ -59,6 +60,7 @@ def create_database(base_url, name, template=None):
     """A new database on the server, empty or a copy of the database ``template`` (PostgreSQL's ``CREATE DATABASE
     ... TEMPLATE``: no connection to it may be open); returns its URL."""
     import psycopg
+
     copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(f"{base_url}/postgres", autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"{copy}')
@@ -72,8 +74,11 @@ def _server_user():
     try:
         return pwd.getpwnam(USER)
     except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+            check=True,
+            capture_output=True,
+        )
         return pwd.getpwnam(USER)
 
 

@@ -14,6 +14,7 @@ course's own helper modules and data files beside it), with a SOURCE.md saying w
 A student hands in the notebook only, as from an LMS: nbgrader's autograde copies the source folder's other files
 (helpers, data) beside it before running it.
 """
+
 import dataclasses
 import os
 import pathlib
@@ -33,6 +34,7 @@ MADE = ("release", "solutions", "buggy", "mixed")
 class RealCourse:
     """A course of the corpus: its folder's name, its assignment and notebook, and the bug of ``buggy``
     (grade_id of an answer cell, text in the instructor's answer, the text that replaces it)."""
+
     name: str
     assignment: str
     notebook: str
@@ -55,9 +57,13 @@ class RealCourse:
 
     def test_cells(self):
         """The grade_ids of the notebook's autograder tests (graded code cells that are not answers)."""
-        return [cell.metadata.nbgrader["grade_id"] for cell in self.source_notebook().cells
-                if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("grade")
-                and not cell.metadata.nbgrader.get("solution")]
+        return [
+            cell.metadata.nbgrader["grade_id"]
+            for cell in self.source_notebook().cells
+            if cell.cell_type == "code"
+            and cell.metadata.get("nbgrader", {}).get("grade")
+            and not cell.metadata.nbgrader.get("solution")
+        ]
 
 
 COURSES = (
@@ -76,8 +82,11 @@ def stock_config(course):
 def new_course(course, folder):
     """A course folder with the corpus's source of ``course`` and stock nbgrader's config."""
     folder = pathlib.Path(folder)
-    shutil.copytree(course.source, folder / "source" / course.assignment,
-                    ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    shutil.copytree(
+        course.source,
+        folder / "source" / course.assignment,
+        ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"),
+    )
     (folder / "nbgrader_config.py").write_text(stock_config(course))
     return folder
 
@@ -86,8 +95,10 @@ def run_together(commands):
     """Run [(arguments, folder)] at once, each in its folder with this environment's commands first on PATH;
     wait for all and return their finished processes (stdout and stderr as text)."""
     env = {**os.environ, "PATH": path_with_venv()}
-    started = [subprocess.Popen(arguments, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True) for arguments, folder in commands]
+    started = [
+        subprocess.Popen(arguments, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for arguments, folder in commands
+    ]
     done = []
     for process, (arguments, _) in zip(started, commands):
         out, err = process.communicate(timeout=600)
@@ -112,16 +123,21 @@ def release_all(folder, gradebook, courses=COURSES):
         with venv_on_path():
             done = NbGraderAPI(CourseDirectory(config=config), config=config).generate_assignment(course.assignment)
         if not done["success"]:
-            raise RuntimeError(f"{course.name}: nbgrader generate_assignment failed:\n{done.get('error')}"
-                               f"\n{done.get('log')}")
+            raise RuntimeError(
+                f"{course.name}: nbgrader generate_assignment failed:\n{done.get('error')}\n{done.get('log')}"
+            )
     return made
 
 
 def answers(course):
     """{grade_id: the instructor's answer} of every answer cell, without the solution markers."""
-    return {cell.metadata.nbgrader["grade_id"]: "\n".join(line for line in cell.source.splitlines()
-                                                         if not MARKER.match(line))
-            for cell in course.source_notebook().cells if cell.metadata.get("nbgrader", {}).get("solution")}
+    return {
+        cell.metadata.nbgrader["grade_id"]: "\n".join(
+            line for line in cell.source.splitlines() if not MARKER.match(line)
+        )
+        for cell in course.source_notebook().cells
+        if cell.metadata.get("nbgrader", {}).get("solution")
+    }
 
 
 def students(course, released):
@@ -132,9 +148,12 @@ def students(course, released):
     grade_id, old, new = course.bug
     assert old in solutions[grade_id], f"{course.name}: the bug's text is not in the answer {grade_id}"
     half = {grade_id: answer for number, (grade_id, answer) in enumerate(solutions.items()) if number % 2 == 0}
-    return {"release": release, "solutions": fill(release, solutions),
-            "buggy": fill(release, {**solutions, grade_id: solutions[grade_id].replace(old, new)}),
-            "mixed": fill(release, half)}
+    return {
+        "release": release,
+        "solutions": fill(release, solutions),
+        "buggy": fill(release, {**solutions, grade_id: solutions[grade_id].replace(old, new)}),
+        "mixed": fill(release, half),
+    }
 
 
 def hand_in(course, folder, made):

@@ -1,6 +1,7 @@
 """A small autograded class with one student for each status that needs a person: timed out, crashed,
 a changed test cell, a file that is not a notebook (and notebooks not handed in), a student whose only file is
 not a notebook, and one correct student."""
+
 import nbformat
 
 from grader.demo.broken import broken_answer, comment_out_demos, tamper
@@ -24,7 +25,8 @@ def notebook_01(course, name=None, answer=None, answers=None):
     sources.update(answers or {})
     if name:
         sources[grade_id(course.cells[BASICS][name])] = broken_answer(
-            answer, name, course.cells[BASICS][name].source, course.references[BASICS][name])
+            answer, name, course.cells[BASICS][name].source, course.references[BASICS][name]
+        )
     nb = nbformat.read(RELEASE / BASICS, as_version=4)
     for cell in nb.cells:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") in sources:
@@ -52,4 +54,3 @@ def review_class(released, folder):
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
     return course, name, done
-

@@ -11,6 +11,7 @@ The standard library and uv are all this module needs: ``make test`` starts buil
 (``python3.11 -m tests.student_envs``) in the background before it builds the kit's own; the tests that
 use them wait for them.
 """
+
 import csv
 import fcntl
 import hashlib
@@ -60,16 +61,23 @@ def environ():
 
 def pip(python, *arguments, timeout=1200):
     """Run ``python``'s pip, outside the kit's environment; return the finished process, output captured."""
-    return subprocess.run([str(python), "-m", "pip", *arguments], capture_output=True, text=True, env=environ(),
-                          stdin=subprocess.DEVNULL, timeout=timeout)
+    return subprocess.run(
+        [str(python), "-m", "pip", *arguments],
+        capture_output=True,
+        text=True,
+        env=environ(),
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
 
 
 def install(python, *requirements):
     """Install ``requirements`` into the environment of ``python`` with uv; return the finished process."""
     with _lock("uv"):  # one installs it, the others wait
         uv.installed()
-    return uv.pip_install("--python", python, *requirements, env=environ(), capture_output=True, text=True,
-                          timeout=1200)
+    return uv.pip_install(
+        "--python", python, *requirements, env=environ(), capture_output=True, text=True, timeout=1200
+    )
 
 
 def checked(done):
@@ -99,8 +107,10 @@ def _stand_in(name, scratch):
 
 
 # What ``pip list`` lists, through the standard library (a tenth of pip's start-up), names normalised (PEP 503).
-LIST = ("import importlib.metadata as m, json, re\n"
-        "print(json.dumps({re.sub(r'[-_.]+', '-', d.metadata['Name']).lower(): d.version for d in m.distributions()}))")
+LIST = (
+    "import importlib.metadata as m, json, re\n"
+    "print(json.dumps({re.sub(r'[-_.]+', '-', d.metadata['Name']).lower(): d.version for d in m.distributions()}))"
+)
 
 
 def installed(python):

@@ -1,5 +1,6 @@
 """The benchmark scripts still run, on a class small enough for CI (their figures are not asserted), and the
 memory they report is measured."""
+
 import json
 import subprocess
 import sys
@@ -40,13 +41,23 @@ def test_benchmark_runs_on_a_tiny_class(capsys, monkeypatch, tmp_path):
         def __init__(self, pid, *args, **kwargs):
             sampled.append(psutil.Process(pid).cmdline())
             super().__init__(pid, *args, **kwargs)
+
     monkeypatch.setattr(speed, "TreeSampler", Recorded)
     results = tmp_path / "results.jsonl"
     assert speed.main(["--students", "1", "--notebooks", "01_attention_basics.ipynb", "--results", str(results)]) == 0
     printed = capsys.readouterr().out
-    for line in ("stock nbgrader autograde (sequential)", "kit autograde, 2 workers", "ratio kit", "PSS summed",
-                 "RSS summed", "peak: cgroup", "CPU ", "grades agree: yes", "kept outputs the same (from run to run): yes",
-                 "kit autograde, 2 workers, its processes' memory sampled"):
+    for line in (
+        "stock nbgrader autograde (sequential)",
+        "kit autograde, 2 workers",
+        "ratio kit",
+        "PSS summed",
+        "RSS summed",
+        "peak: cgroup",
+        "CPU ",
+        "grades agree: yes",
+        "kept outputs the same (from run to run): yes",
+        "kit autograde, 2 workers, its processes' memory sampled",
+    ):
         assert line in printed
     assert [command[-3:] for command in sampled] == [["--force", "--workers", "2"]]
     [entry] = [json.loads(line) for line in results.read_text().splitlines()]

@@ -1,4 +1,5 @@
 """``python -m grader --help`` says, in plain words, what each command is for."""
+
 import shutil
 import socket
 import subprocess
@@ -12,8 +13,9 @@ from .conftest import ROOT
 
 
 def test_help_lists_every_command_in_plain_words():
-    shown = subprocess.run([sys.executable, "-m", "grader", "--help"], capture_output=True, text=True,
-                           check=True).stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "grader", "--help"], capture_output=True, text=True, check=True
+    ).stdout
     assert "``" not in shown and ":mod:" not in shown and "{" not in shown  # no docstring markup, no brace list
     assert "release, collect, autograde, feedback, export, report" in shown
     flat = " ".join(shown.split())
@@ -22,8 +24,9 @@ def test_help_lists_every_command_in_plain_words():
 
 
 def test_a_commands_help_says_what_it_is_for():
-    shown = subprocess.run([sys.executable, "-m", "grader", "export", "--help"], capture_output=True, text=True,
-                           check=True).stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "grader", "export", "--help"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Write the grades as a CSV file" in " ".join(shown.split())
 
 
@@ -44,12 +47,17 @@ def test_every_command_refuses_a_folder_that_is_not_a_course_in_one_line(tmp_pat
     assert "no such folder" in one_line_refusal(argv[:-1] + [str(tmp_path / "nowhere")])
 
 
-@pytest.mark.parametrize("verb, says", [("release", "no notebook of self_attention in"),
-                                        ("collect", "run python -m grader release first"),
-                                        ("autograde", "run python -m grader release first"),
-                                        ("feedback", "run python -m grader autograde first"),
-                                        ("export", "run python -m grader release first"),
-                                        ("report", "run python -m grader release first")])
+@pytest.mark.parametrize(
+    "verb, says",
+    [
+        ("release", "no notebook of self_attention in"),
+        ("collect", "run python -m grader release first"),
+        ("autograde", "run python -m grader release first"),
+        ("feedback", "run python -m grader autograde first"),
+        ("export", "run python -m grader release first"),
+        ("report", "run python -m grader release first"),
+    ],
+)
 def test_every_command_says_what_the_course_lacks(tmp_path, verb, says):
     shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
     argv = [verb] + (["download.zip"] if verb == "collect" else []) + ["--course", str(tmp_path)]
@@ -78,8 +86,9 @@ def test_collect_refuses_a_bad_download_roster_or_time_zone_in_one_line(tmp_path
     (tmp_path / "latin1.csv").write_bytes("id,first_name\nzoe,Zo\xeb\n".encode("latin-1"))
     collect = ["collect", str(download), "--course", str(course)]
     assert "no such file or folder" in one_line_refusal(["collect", str(tmp_path / "x.zip"), "--course", str(course)])
-    assert "neither a folder nor a zip" in one_line_refusal(["collect", str(tmp_path / "names.csv"),
-                                                             "--course", str(course)])
+    assert "neither a folder nor a zip" in one_line_refusal(
+        ["collect", str(tmp_path / "names.csv"), "--course", str(course)]
+    )
     assert "no roster file" in one_line_refusal(collect + ["--roster", str(tmp_path / "roster.csv")])
     assert "has no id column" in one_line_refusal(collect + ["--roster", str(tmp_path / "names.csv")])
     assert "not a CSV file in UTF-8" in one_line_refusal(collect + ["--roster", str(tmp_path / "latin1.csv")])
@@ -98,6 +107,7 @@ def test_a_failing_nbgrader_command_is_reported_without_the_kits_traceback(tmp_p
 
 def test_every_command_is_a_function_of_the_api():
     from grader import api
+
     assert sorted(api.__all__) == sorted(VERBS)
     assert all(callable(getattr(api, verb)) and getattr(api, verb).__name__ == verb for verb in VERBS)
 

@@ -1,5 +1,6 @@
 """The Course: nbgrader's folders as the course's nbgrader_config.py sets them, the kit's own folders, one
 CourseDirectory, and a gradebook that reading never creates."""
+
 import pathlib
 
 from traitlets.config import Config
@@ -68,6 +69,7 @@ def test_the_kits_preprocessors_share_one_course_per_notebook(tmp_path, monkeypa
     """The first of the kit's preprocessors builds the course from nbgrader's configuration; the next ones get it
     through nbgrader's ``resources``, as nbgrader hands down its own."""
     from types import SimpleNamespace
+
     config = Config()
     config.CourseDirectory.root = str(tmp_path)
     built = []

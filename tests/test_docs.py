@@ -1,6 +1,7 @@
 """The documentation: the README stays short, no page tells history, the site builds without a warning, every
 ``python -m grader`` command line in a code block parses, every Python block compiles, every relative link leads
 somewhere, and what the build generates from the code covers all of it (docs/_ext/kit_docs.py)."""
+
 import json
 import pathlib
 import re
@@ -19,18 +20,31 @@ import kit_docs  # noqa: E402 (docs/_ext is not a package)
 
 README = KIT / "README.md"
 # The pages people write (not the ones the build generates into docs/_generated/).
-PAGES = sorted([README, KIT / "CONTRIBUTING.md", KIT / "SECURITY.md",
-                *(p for p in DOCS.rglob("*") if p.suffix in (".md", ".rst") and "_generated" not in p.parts
-                  and "_build" not in p.parts)])
+PAGES = sorted(
+    [
+        README,
+        KIT / "CONTRIBUTING.md",
+        KIT / "SECURITY.md",
+        *(
+            p
+            for p in DOCS.rglob("*")
+            if p.suffix in (".md", ".rst") and "_generated" not in p.parts and "_build" not in p.parts
+        ),
+    ]
+)
 MARKDOWN = [*PAGES, KIT / "CHANGELOG.md"]
 
 # A commit hash: 7 to 40 hexadecimal digits with at least one letter and one digit, as a word of its own.
 COMMIT = re.compile(r"(?<![\w#])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![\w])")
-HISTORY = re.compile(r"\b(this|last|earlier|previous|the next) (round|session)s?\b|\brounds? (before|ago)\b|"
-                     r"\buntil (now|recently)\b|\bthese days\b|\bsince this change\b|\b(before|after) this (change|commit)\b",
-                     re.IGNORECASE)
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
-                   re.MULTILINE | re.DOTALL)
+HISTORY = re.compile(
+    r"\b(this|last|earlier|previous|the next) (round|session)s?\b|\brounds? (before|ago)\b|"
+    r"\buntil (now|recently)\b|\bthese days\b|\bsince this change\b|\b(before|after) this (change|commit)\b",
+    re.IGNORECASE,
+)
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
 COMMAND = re.compile(r"(?:^|[\s;&|(])(?:[\w./-]*/)?python[\d.]* -m grader(?=\s|$)(?P<rest>.*)$")
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 SHELL = {"", "bash", "sh", "shell", "console"}  # a "text" block shows output, not commands
@@ -122,6 +136,7 @@ def test_the_generated_pages_describe_everything_the_code_has():
     from grader.autograde.jobs import DEFAULT_LIMITS
     from grader.export.rows import COLUMNS
     from grader.statuses import STATUSES
+
     assert set(COLUMNS) <= set(kit_docs.COLUMN_WORDS)
     assert set(DEFAULT_LIMITS) <= set(kit_docs.LIMIT_WORDS)
     statuses = kit_docs.statuses()
@@ -141,8 +156,26 @@ def test_the_benchmark_records_are_data_the_page_can_show(tmp_path):
 @pytest.mark.slow
 def test_the_site_builds_without_a_warning(tmp_path):
     """Sphinx with -n (every cross-reference resolved) and -W (a warning fails the build), as `make docs` runs it."""
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-n", "-W", "--keep-going", "-q", "-b", "html",
-                           "-d", str(tmp_path / "doctrees"), str(DOCS), str(tmp_path / "html")],
-                          cwd=KIT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-n",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            "-d",
+            str(tmp_path / "doctrees"),
+            str(DOCS),
+            str(tmp_path / "html"),
+        ],
+        cwd=KIT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     assert (tmp_path / "html" / "instructors" / "cli.html").exists()

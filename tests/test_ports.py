@@ -1,5 +1,6 @@
 """The servers and kernels the tests start keep out of the ports that connections take theirs from
 (tests/ports.py): a port taken first kills a server or a kernel at its start."""
+
 import pathlib
 import socket
 

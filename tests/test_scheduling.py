@@ -1,5 +1,6 @@
 """``make test`` runs on every core and keeps each test module on one worker, so a module's fixtures (a
 released course, a graded class, the students' environments) are made once and never by two workers at once."""
+
 import re
 import subprocess
 import sys
@@ -19,9 +20,26 @@ def make_test_distribution():
 
 def test_each_module_runs_on_one_worker():
     modules = ["tests/feedback/test_safe_html.py", "tests/export/test_export_lms.py"]  # fast, several tests each
-    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
-                          *make_test_distribution(), "-v", "-m", "not slow", *modules],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "2",
+            *make_test_distribution(),
+            "-v",
+            "-m",
+            "not slow",
+            *modules,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout[-3000:]
     workers = {}
     for worker, module in re.findall(r"^\[(gw\d+)\] \[ *\d+%\] PASSED (tests/[\w/]+\.py)::", run.stdout, re.M):
@@ -31,6 +49,9 @@ def test_each_module_runs_on_one_worker():
 
 
 def test_the_modules_that_need_the_machine_alone_share_one_unit():
-    attacks, resilience = "tests/sandbox/test_sandbox_attacks.py::test_x[a]", "tests/sandbox/test_grader_resilience.py::t"
+    attacks, resilience = (
+        "tests/sandbox/test_sandbox_attacks.py::test_x[a]",
+        "tests/sandbox/test_grader_resilience.py::t",
+    )
     assert work_unit(attacks) == work_unit(resilience) == "sandbox_alone"
     assert work_unit("tests/checks/test_policy.py::test_x") == "tests/checks/test_policy.py"

@@ -1,4 +1,5 @@
 """The instructor's commands start without compiling a grammar or importing a library they never use."""
+
 import json
 import pathlib
 import subprocess
@@ -18,8 +19,12 @@ BASICS = "01_attention_basics.ipynb"
 def test_reading_notebooks_does_not_import_rfc3987_syntax():
     """jsonschema, under nbformat, imports rfc3987-syntax (1.5 s of grammar building) unless rfc3987 is there:
     every grader command and nbgrader process would pay it (requirements.txt)."""
-    done = subprocess.run([sys.executable, "-c", "import sys, nbformat; print('rfc3987_syntax' in sys.modules)"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, nbformat; print('rfc3987_syntax' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.strip() == "False"
 
 
@@ -30,9 +35,17 @@ HEAVY = ("torch", "copydetect", "matplotlib")
 
 def test_a_command_that_runs_no_notebook_loads_no_pytorch():
     verbs = ["collect", "feedback", "export", "report", "roster", "passback", "jwks"]
-    loaded = subprocess.run([sys.executable, "-c", f"import sys; from grader.api import {', '.join(verbs)}; "
-                             f"print(*(name for name in {HEAVY!r} if name in sys.modules))"],
-                            capture_output=True, text=True, check=True).stdout.split()
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; from grader.api import {', '.join(verbs)}; "
+            f"print(*(name for name in {HEAVY!r} if name in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert loaded == []
 
 
@@ -41,10 +54,19 @@ def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
     """A rerun after the class is graded (or before anyone hands in) plans no check: planning imports PyTorch and
     computes every reference answer, seconds of CPU for no student."""
     from grader.demo.run import new_course
+
     course = new_course(tmp_path / "course")
-    done = subprocess.run([sys.executable, "-c", "import sys; from grader.api import autograde; "
-                           f"autograde({str(course)!r}); print(*(name for name in {HEAVY!r} if name in sys.modules))"],
-                          capture_output=True, text=True, cwd=course)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from grader.api import autograde; "
+            f"autograde({str(course)!r}); print(*(name for name in {HEAVY!r} if name in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=course,
+    )
     assert done.returncode == 0, done.stderr
     assert "nothing to grade: no notebook handed in" in done.stderr
     assert done.stdout.split() == []
@@ -53,10 +75,18 @@ def test_autograde_with_nothing_new_to_grade_loads_no_pytorch(tmp_path):
 @pytest.mark.slow  # a course copied, autograde in a new process
 def test_autograde_of_a_released_assignment_with_nothing_to_grade_loads_no_pytorch(course_copy):
     """The same once the notebooks are released (their exercises known, so there is a plan to skip)."""
-    done = subprocess.run([sys.executable, "-c", "import sys; from grader.api import autograde; "
-                           f"autograde({str(course_copy)!r}); "
-                           f"print(*(name for name in {HEAVY!r} if name in sys.modules))"],
-                          capture_output=True, text=True, cwd=course_copy)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from grader.api import autograde; "
+            f"autograde({str(course_copy)!r}); "
+            f"print(*(name for name in {HEAVY!r} if name in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=course_copy,
+    )
     assert done.returncode == 0, done.stderr
     assert "nothing to grade: no notebook handed in" in done.stderr
     assert done.stdout.split() == []
@@ -67,15 +97,24 @@ def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy)
     """A run that grades one notebook plans that notebook's exercises before its grading processes are forked, not
     all of them (planning every exercise: seconds more of CPU)."""
     from grader.course import Course
+
     numpy_notebook = "03_attention_in_numpy.ipynb"
     course = Course.at(course_copy, "self_attention")
     handed_in = course.submitted("ann") / numpy_notebook
     handed_in.parent.mkdir(parents=True)
     handed_in.write_bytes((course.release / numpy_notebook).read_bytes())
-    done = subprocess.run([sys.executable, "-c", "from grader.api import autograde; "
-                           "from grader.checks.running import _plan; "
-                           f"autograde({str(course.root)!r}); print(_plan.cache_info().currsize)"],
-                          capture_output=True, text=True, cwd=course.root)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from grader.api import autograde; "
+            "from grader.checks.running import _plan; "
+            f"autograde({str(course.root)!r}); print(_plan.cache_info().currsize)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=course.root,
+    )
     assert done.returncode == 0, done.stderr
     assert "graded 1 notebook of 1 student" in done.stderr
     assert int(done.stdout.split()[-1]) == len(course.released_exercises()[numpy_notebook]) == 4
@@ -85,11 +124,19 @@ def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy)
 def test_planning_a_notebook_that_draws_nothing_imports_no_matplotlib():
     """The reference answers run the solution notebook; matplotlib (pyplot: about a second of CPU) is imported, on
     Agg, for the notebooks that draw only."""
-    found = subprocess.run([sys.executable, "-c", "import sys; from grader.reference import namespace; "
-                            "namespace('01_attention_basics.ipynb'); print('matplotlib' in sys.modules); "
-                            "namespace('02_self_attention_step_by_step.ipynb'); import matplotlib; "
-                            "print(matplotlib.get_backend().lower(), 'matplotlib.pyplot' in sys.modules)"],
-                           capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from grader.reference import namespace; "
+            "namespace('01_attention_basics.ipynb'); print('matplotlib' in sys.modules); "
+            "namespace('02_self_attention_step_by_step.ipynb'); import matplotlib; "
+            "print(matplotlib.get_backend().lower(), 'matplotlib.pyplot' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert found.returncode == 0, found.stderr
     assert found.stdout.split() == ["False", "agg", "True"]
 
@@ -116,8 +163,13 @@ finally:
 def _grader_watched(course, *arguments):
     """(the finished ``python -m grader`` process, its standard error, [nbgrader imported when each warm-up
     started, its process id])."""
-    grader = subprocess.Popen([sys.executable, "-c", WARM_UPS_WATCHED, *arguments, "--course", str(course)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=course)
+    grader = subprocess.Popen(
+        [sys.executable, "-c", WARM_UPS_WATCHED, *arguments, "--course", str(course)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=course,
+    )
     _, said = grader.communicate(timeout=600)
     return grader, said, json.loads(said.splitlines()[-1])
 
@@ -175,8 +227,12 @@ def test_what_a_feedback_page_asks_of_the_checks_is_answered_without_importing_p
     """A feedback page asks which exercise each test cell grades (the export and the report too), the code cells
     before an exercise's test cell, and the words of each misconception found (the report too): the exercise modules'
     source is read, and the answers are those that importing the modules gives."""
-    done = subprocess.run([sys.executable, "-c", ASKED_WITHOUT_PYTORCH, str(SOLUTIONS / BASICS)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", ASKED_WITHOUT_PYTORCH, str(SOLUTIONS / BASICS)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stdout.splitlines() == ["", "True True True True"]
 
 
@@ -184,22 +240,41 @@ def test_what_a_feedback_page_asks_of_the_checks_is_answered_without_importing_p
 def test_the_export_and_the_report_of_a_graded_class_load_no_pytorch(tmp_path, empty_gradebook):
     """They read the gradebook and ask which exercise each test cell grades; the report draws (matplotlib)."""
     from .course_builder import dated_course
+
     course = dated_course(tmp_path / "course", empty_gradebook, {"ann": "2026-03-01 10:00:00.000000 UTC"})
     for verb in ("export", "report"):
-        done = subprocess.run([sys.executable, "-c", f"import sys; from grader.api import {verb}; "
-                               f"{verb}({str(course)!r}); print('loaded:', 'torch' in sys.modules)"],
-                              capture_output=True, text=True, cwd=course)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"import sys; from grader.api import {verb}; "
+                f"{verb}({str(course)!r}); print('loaded:', 'torch' in sys.modules)",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=course,
+        )
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[-1] == "loaded: False", verb
 
 
-@pytest.mark.parametrize("source", [
-    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nPARTS.update(y=[])", "NOTEBOOK = '06.ipynb'\nPARTS = {**OTHER}",
-    "NOTEBOOK = '06.ipynb'\nPARTS = dict(x=[])", "from .basics import *", "from .basics import PARTS\nNOTEBOOK = '06.ipynb'",
-    "NOTEBOOK = '06.ipynb'\nif True:\n    PARTS = {'x': []}", "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nNOTEBOOK = '07.ipynb'",
-    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = (Misconception('k', TITLE, 'a', 'b'),)",
-    "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = ()\nMISCONCEPTIONS += (OTHER,)",
-    "import other as PARTS\nNOTEBOOK = '06.ipynb'\nPARTS = {'x': []}", "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\ndef PARTS():\n    pass"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nPARTS.update(y=[])",
+        "NOTEBOOK = '06.ipynb'\nPARTS = {**OTHER}",
+        "NOTEBOOK = '06.ipynb'\nPARTS = dict(x=[])",
+        "from .basics import *",
+        "from .basics import PARTS\nNOTEBOOK = '06.ipynb'",
+        "NOTEBOOK = '06.ipynb'\nif True:\n    PARTS = {'x': []}",
+        "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nNOTEBOOK = '07.ipynb'",
+        "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = (Misconception('k', TITLE, 'a', 'b'),)",
+        "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\nMISCONCEPTIONS = ()\nMISCONCEPTIONS += (OTHER,)",
+        "import other as PARTS\nNOTEBOOK = '06.ipynb'\nPARTS = {'x': []}",
+        "NOTEBOOK = '06.ipynb'\nPARTS = {'x': []}\ndef PARTS():\n    pass",
+    ],
+)
 def test_a_module_whose_declarations_the_reading_cannot_be_sure_of_is_imported_instead(source):
     from grader.checks.declared import _read
+
     assert _read(source) is None

@@ -1,5 +1,6 @@
 """One table of statuses (grader/statuses.py): every status the grading code can write is in it, and the
 table's word is what formgrader, the grade table and the export say of it, a grader's error included."""
+
 import ast
 import importlib
 import inspect
@@ -21,10 +22,15 @@ from .conftest import ROOT
 
 PACKAGE = ROOT / "grader"
 # The code that gives a unit, a test cell or a notebook its status: the sandbox, autograde, the grades.
-WRITERS = [*sorted((PACKAGE / "sandbox").glob("*.py")), *sorted((PACKAGE / "autograde").glob("*.py")),
-           PACKAGE / "grades.py"]
-STATUS_ARGUMENT = {made.__name__: list(inspect.signature(made).parameters).index("status")
-                   for made in (NotebookRecord, ExerciseRecord, CellGrade, NotebookGrade, Failed)}
+WRITERS = [
+    *sorted((PACKAGE / "sandbox").glob("*.py")),
+    *sorted((PACKAGE / "autograde").glob("*.py")),
+    PACKAGE / "grades.py",
+]
+STATUS_ARGUMENT = {
+    made.__name__: list(inspect.signature(made).parameters).index("status")
+    for made in (NotebookRecord, ExerciseRecord, CellGrade, NotebookGrade, Failed)
+}
 SANDBOX_ONLY = {"ok"}  # a unit that ran, in the sandbox's words: its record says graded, or what its checks found
 
 
@@ -40,8 +46,12 @@ class StatusWords:
 
     def __init__(self, paths):
         self.trees = {path: ast.parse(path.read_text()) for path in paths}
-        self.functions = {node.name: (path, node) for path, tree in self.trees.items() for node in ast.walk(tree)
-                          if isinstance(node, ast.FunctionDef)}
+        self.functions = {
+            node.name: (path, node)
+            for path, tree in self.trees.items()
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef)
+        }
 
     def found(self):
         words = set()
@@ -55,16 +65,25 @@ class StatusWords:
     def _places(self, node):
         """(expression, position in a tuple or None) of every status ``node`` sets."""
         if isinstance(node, ast.Dict):
-            return [(value, None) for key, value in zip(node.keys, node.values)
-                    if isinstance(key, ast.Constant) and key.value == "status"]
+            return [
+                (value, None)
+                for key, value in zip(node.keys, node.values)
+                if isinstance(key, ast.Constant) and key.value == "status"
+            ]
         if isinstance(node, ast.Assign):
-            return [(node.value, index) for target in node.targets
-                    for index, name in (enumerate(target.elts) if isinstance(target, ast.Tuple) else [(None, target)])
-                    if isinstance(name, ast.Name) and name.id == "status"]
+            return [
+                (node.value, index)
+                for target in node.targets
+                for index, name in (enumerate(target.elts) if isinstance(target, ast.Tuple) else [(None, target)])
+                if isinstance(name, ast.Name) and name.id == "status"
+            ]
         if isinstance(node, ast.Call) and _called(node) in STATUS_ARGUMENT:
             index = STATUS_ARGUMENT[_called(node)]
-            given = node.args[index] if len(node.args) > index else next(
-                (k.value for k in node.keywords if k.arg == "status"), None)
+            given = (
+                node.args[index]
+                if len(node.args) > index
+                else next((k.value for k in node.keywords if k.arg == "status"), None)
+            )
             return [(given, None)] if given is not None else []
         return []
 
@@ -86,8 +105,13 @@ class StatusWords:
 
 def _called(call):
     """The name of the function or class a call calls: ``f(...)``, ``self.f(...)`` or ``module.f(...)``."""
-    return call.func.id if isinstance(call.func, ast.Name) else \
-        call.func.attr if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) else None
+    return (
+        call.func.id
+        if isinstance(call.func, ast.Name)
+        else call.func.attr
+        if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+        else None
+    )
 
 
 def test_every_status_the_grading_code_writes_is_in_the_table_and_no_other():
@@ -128,9 +152,18 @@ def course(tmp_path, empty_gradebook):
         book.db.commit()
     course.submitted("ada").mkdir(parents=True)
     (course.submitted("ada") / STEPS).write_text("{}")
-    records.write(course, NotebookRecord("ada", course.assignment, STEPS, exercises=[
-        ExerciseRecord("attention_weights", 2, 2, grade_id="attention_weights_test"),
-        ExerciseRecord("show_heatmaps", 0, 3, "grader_error", PROBLEM, grade_id="show_heatmaps_test")]))
+    records.write(
+        course,
+        NotebookRecord(
+            "ada",
+            course.assignment,
+            STEPS,
+            exercises=[
+                ExerciseRecord("attention_weights", 2, 2, grade_id="attention_weights_test"),
+                ExerciseRecord("show_heatmaps", 0, 3, "grader_error", PROBLEM, grade_id="show_heatmaps_test"),
+            ],
+        ),
+    )
     return course
 
 
@@ -146,4 +179,8 @@ def test_a_grader_error_needs_a_manual_grade_and_is_said_in_words(course):
     assert "grader_error" not in notes
     row = next(r for r in table(course) if r["exercise"] == "show_heatmaps")
     assert (row["score"], row["status"], row["reason"], row["needs_attention"]) == (
-        "", "grader could not check", PROBLEM, "yes")
+        "",
+        "grader could not check",
+        PROBLEM,
+        "yes",
+    )

@@ -5,6 +5,7 @@ and Gradescope's run_autograder (autograde, on one submission), import the verbs
 modules; no module of the kit imports :mod:`grader.api`, which gathers them for instructors, but the command line.
 And no module imports itself back: the kit has no import cycle.
 """
+
 import ast
 import pathlib
 
@@ -26,7 +27,7 @@ def imported(path):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
-            anchor = package[:len(package) - node.level + 1] if node.level else []
+            anchor = package[: len(package) - node.level + 1] if node.level else []
             base = ".".join(anchor + ([node.module] if node.module else []))
             found |= {f"{base}.{alias.name}" for alias in node.names} if node.module is None else {base}
     return found
@@ -41,8 +42,14 @@ def crossings():
         verb = name.split(".")[1] if name.count(".") else None
         for target in sorted(imported(path)):
             parts = target.split(".")
-            other_verb = verb in VERBS and parts[0] == "grader" and len(parts) > 1 and parts[1] in VERBS and \
-                parts[1] != verb and name not in DRIVERS
+            other_verb = (
+                verb in VERBS
+                and parts[0] == "grader"
+                and len(parts) > 1
+                and parts[1] in VERBS
+                and parts[1] != verb
+                and name not in DRIVERS
+            )
             if other_verb or (target == "grader.api" and name != "grader.cli"):
                 found.append((name, target))
     return found
@@ -71,17 +78,21 @@ def cycle(graph):
         path.append(module)
         for target in sorted(graph[module]):
             if state.get(target) == "open":
-                return path[path.index(target):] + [target]
+                return path[path.index(target) :] + [target]
             if target not in state and (found := visit(target)):
                 return found
         state[module] = "done"
         path.pop()
         return None
+
     return next((found for module in sorted(graph) if module not in state and (found := visit(module))), None)
 
 
 def test_the_import_reader_resolves_relative_imports():
-    assert imported(PACKAGE / "export" / "lms" / "__init__.py") >= {"grader.export.lms.sheet", "grader.export.lms.totals"}
+    assert imported(PACKAGE / "export" / "lms" / "__init__.py") >= {
+        "grader.export.lms.sheet",
+        "grader.export.lms.totals",
+    }
     assert imported(PACKAGE / "export" / "lms" / "totals.py") >= {"dataclasses", "grader.gradebook"}
 
 

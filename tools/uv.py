@@ -6,6 +6,7 @@ pip's ``find-links`` names), what constrains them, and which certificates to tru
 Standard library only, for the Makefile before ``.venv`` exists: ``python3.11 tools/uv.py install`` installs uv
 anew; ``python3.11 tools/uv.py <arguments>`` runs ``uv pip install --quiet <arguments>`` as pip would install.
 """
+
 import ast
 import os
 import shutil
@@ -40,8 +41,12 @@ def pip_install(*arguments, env=None, **run):
     options, certificates = pip_configuration(env)
     if certificates:
         env["SSL_CERT_FILE"] = certificates
-    return subprocess.run([str(installed()), "pip", "install", "--quiet", *map(str, arguments), *options], env=env,
-                          stdin=subprocess.DEVNULL, **run)
+    return subprocess.run(
+        [str(installed()), "pip", "install", "--quiet", *map(str, arguments), *options],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        **run,
+    )
 
 
 def pip_configuration(env):
@@ -59,8 +64,9 @@ def pip_configuration(env):
 
 def _pip(*arguments, env=None):
     """What this Python's pip prints; its error output in the exception when it fails."""
-    done = subprocess.run([sys.executable, "-m", "pip", *arguments], capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", *arguments], capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL
+    )
     if done.returncode != 0:
         raise RuntimeError(f"pip {' '.join(arguments)} failed:\n{done.stderr[-3000:]}")
     return done.stdout

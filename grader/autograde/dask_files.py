@@ -1,6 +1,7 @@
 """A folder's files as plain data, to travel with a Dask task or its result: {path inside the folder: bytes}.
 
 The paths are relative and written with ``/``; :func:`write_files` refuses one that would leave its folder."""
+
 import os
 import pathlib
 
@@ -12,8 +13,10 @@ def read_files(folder, ignore=()):
     folder = pathlib.Path(folder)
     if not folder.is_dir():
         return {}
-    return {pathlib.Path(path).relative_to(folder).as_posix(): pathlib.Path(path).read_bytes()
-            for path in sorted(find_all_files(str(folder), list(ignore)))}
+    return {
+        pathlib.Path(path).relative_to(folder).as_posix(): pathlib.Path(path).read_bytes()
+        for path in sorted(find_all_files(str(folder), list(ignore)))
+    }
 
 
 def write_files(folder, files):

@@ -11,6 +11,7 @@ then the student's completion marker. A worker that dies is Dask's to handle: th
 another worker (up to ``distributed.scheduler.allowed-failures`` times, then the student is reported as not
 graded); grading a student again is harmless, since nbgrader's autograde is forced and the files are replaced whole.
 """
+
 import contextlib
 import hashlib
 import pickle
@@ -35,9 +36,11 @@ CONNECT_SECONDS = 30
 def require_shared_gradebook(course):
     """Refuse a course whose gradebook the Dask workers cannot share: an SQLite file is on one machine."""
     if make_url(course.directory.db_url).get_backend_name() == "sqlite":
-        raise UsageError("grading on Dask needs a gradebook that every Dask worker reaches: set "
-                         f"c.CourseDirectory.db_url in {CONFIG} to the course's PostgreSQL database "
-                         "(postgresql://user@host/database)")
+        raise UsageError(
+            "grading on Dask needs a gradebook that every Dask worker reaches: set "
+            f"c.CourseDirectory.db_url in {CONFIG} to the course's PostgreSQL database "
+            "(postgresql://user@host/database)"
+        )
 
 
 @contextlib.contextmanager
@@ -58,8 +61,12 @@ def connected(cluster):
 def course_plugin(course):
     """The course's fixed files, as one plugin for every worker, and its name: the same course, the same name."""
     ignore = course.directory.ignore
-    plugin = CourseOnWorker(course.assignment, (course.root / CONFIG).read_text(),
-                            read_files(course.source, ignore), read_files(course.release, ignore))
+    plugin = CourseOnWorker(
+        course.assignment,
+        (course.root / CONFIG).read_text(),
+        read_files(course.source, ignore),
+        read_files(course.release, ignore),
+    )
     digest = hashlib.sha256(pickle.dumps(vars(plugin))).hexdigest()[:16]
     return plugin, f"attention-kit-{course.assignment}-{digest}"
 
@@ -85,16 +92,25 @@ def record_grades_on_dask(course, fingerprints, cluster):
         finally:
             client.unregister_worker_plugin(name)
     if failures:
-        raise NbgraderFailed("nbgrader's autograde failed for these students (rerun to grade them again; "
-                           f"details in {log.name}):\n  " + "\n  ".join(failures))
+        raise NbgraderFailed(
+            "nbgrader's autograde failed for these students (rerun to grade them again; "
+            f"details in {log.name}):\n  " + "\n  ".join(failures)
+        )
 
 
 def _grade(client, plugin, course, fingerprints, log):
     """A task per student, reported as each completes; the failures, in words."""
     run = uuid.uuid4().hex[:8]
-    futures = {client.submit(grade_on_worker, plugin, student, read_files(course.submitted(student)),
-                             key=f"attention-kit-grade-{student}-{run}"): student  # the dashboard names them
-               for student in fingerprints}
+    futures = {
+        client.submit(
+            grade_on_worker,
+            plugin,
+            student,
+            read_files(course.submitted(student)),
+            key=f"attention-kit-grade-{student}-{run}",
+        ): student  # the dashboard names them
+        for student in fingerprints
+    }
     workers = len(client.scheduler_info()["workers"])
     progress = Progress(len(futures), f"recording grades with nbgrader on Dask ({count(workers, 'worker')})")
     failures, unavailable = [], None
@@ -103,8 +119,10 @@ def _grade(client, plugin, course, fingerprints, log):
         try:
             done = future.result()
         except KilledWorker as error:
-            done = {"line": f"! {student} not graded: every Dask worker that took them died "
-                            f"({error.allowed_failures + 1} times)"}
+            done = {
+                "line": f"! {student} not graded: every Dask worker that took them died "
+                f"({error.allowed_failures + 1} times)"
+            }
         except Exception as error:  # the scheduler gone, the task cancelled...: not graded, and said so
             done = {"line": f"! {student} not graded: {type(error).__name__}: {error}"}
         future.release()  # kept, the scheduler would grade them again if the worker holding this result died

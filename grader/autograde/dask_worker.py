@@ -11,6 +11,7 @@ Each worker process keeps one warm sandbox worker, started when the plugin is se
 setting (the strongest this machine allows, unless nbgrader_config.py says otherwise); every notebook's record
 names the level. The student is graded by nbgrader_pass's own unit, nbgrader's autograde for one student.
 """
+
 import contextlib
 import hashlib
 import io
@@ -47,8 +48,10 @@ class CourseOnWorker(WorkerPlugin):
         # The course is here, whatever root the instructor's copy names; a sandbox sees nothing of the Dask
         # worker's folder (other courses, the files of the tasks it holds).
         with open(os.path.join(root, CONFIG), "w") as config:
-            config.write(f"{self.config}\nc.CourseDirectory.root = {root!r}\n"
-                         f"c.SandboxExecute.hidden_folders.append({worker.local_directory!r})\n")
+            config.write(
+                f"{self.config}\nc.CourseDirectory.root = {root!r}\n"
+                f"c.SandboxExecute.hidden_folders.append({worker.local_directory!r})\n"
+            )
         self.course, self.unavailable = Course.at(root, self.assignment), None
         write_files(self.course.source, self.source)
         write_files(self.course.release, self.release)
@@ -78,8 +81,12 @@ class CourseOnWorker(WorkerPlugin):
             line = f"! {student} {type(error).__name__}: {error}"
         finally:
             os.chdir(here)
-        done = {"line": line, "log": _said(), "autograded": read_files(course.autograded(student)),
-                "grading": read_files(course.grading / student)}
+        done = {
+            "line": line,
+            "log": _said(),
+            "autograded": read_files(course.autograded(student)),
+            "grading": read_files(course.grading / student),
+        }
         self._forget(student)
         return done
 

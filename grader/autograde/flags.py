@@ -11,6 +11,7 @@ never taken off here: a grader may have set it. A notebook whose nbgrader cells 
 formgrader, with a note for the grader that names each changed cell and how it changed (grader/review.py; the
 feedback page leaves it out: the student's page has its own note).
 """
+
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
@@ -41,8 +42,11 @@ class FlagForReview(NbGraderPreprocessor):
 def _nothing_to_mark(record):
     """True when :func:`mark` would change nothing in the gradebook (graded, nothing for a person to do), so that it
     need not be opened; False without a record."""
-    return (record is not None and not record.needs_attention
-            and not needs_manual_grade(record.status, GRADED, *(exercise.status for exercise in record.exercises)))
+    return (
+        record is not None
+        and not record.needs_attention
+        and not needs_manual_grade(record.status, GRADED, *(exercise.status for exercise in record.exercises))
+    )
 
 
 def _every_released_notebook_handed_in(course, student):
@@ -61,8 +65,11 @@ def mark_absent(gradebook, course, student):
         if (submitted / f"{notebook.name}.ipynb").exists():
             continue
         path = records.record_path(course, student, notebook.name)
-        record = records.read(path) if path.exists() else records.NotebookRecord(
-            student, course.assignment, f"{notebook.name}.ipynb", "missing")
+        record = (
+            records.read(path)
+            if path.exists()
+            else records.NotebookRecord(student, course.assignment, f"{notebook.name}.ipynb", "missing")
+        )
         mark(gradebook, record, notebook.name)
 
 

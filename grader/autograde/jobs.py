@@ -5,26 +5,27 @@ autograded test cell the kit knows nothing about, run with nbgrader's rules by t
 process (``judged``) or, where it reaches into that process, in it (``test``, see plain_tests.py), or a kit
 test cell (``kit``): the exercise is probed where the cell stands, and judged here.
 """
+
 import sys
 
 from ..boundary import kit_copies, student_paths
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
-from ..checks.running import plan, sandbox_requests, with_source_outcomes
-from ..checks.scoring import judge_parts
 from ..checks.grade import grader_problem
 from ..checks.registry import visible_parts
+from ..checks.running import plan, sandbox_requests, with_source_outcomes
+from ..checks.scoring import judge_parts
 from ..hidden import hidden_parts
 from ..sandbox.isolation import paths_to_hide
 from ..statuses import STATUSES
 from .plain_tests import reaches_inside
 
 DEFAULT_LIMITS = {
-    "memory_bytes": 2 << 30,       # resident memory of all the notebook's processes
+    "memory_bytes": 2 << 30,  # resident memory of all the notebook's processes
     "processes": 64,
-    "unit_seconds": 10.0,          # one cell, or one exercise's checks
-    "notebook_seconds": 60.0,      # the whole notebook, restarts included
-    "output_chars": 100_000,       # stream text kept per cell
+    "unit_seconds": 10.0,  # one cell, or one exercise's checks
+    "notebook_seconds": 60.0,  # the whole notebook, restarts included
+    "output_chars": 100_000,  # stream text kept per cell
     "file_bytes": 16 << 20,
     "tmp_bytes": 64 << 20,
 }
@@ -57,9 +58,13 @@ def build_job(nb, course, limits=None, also_hide=(), folder=None, source=None):
     notebook's, whose files the sandbox and the judge work among; ``source`` the assignment's source folder, whose
     modules are the instructor's copies."""
     code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
-    job = {"units": [_unit(nb.cells[i]) for i in code], "limits": {**DEFAULT_LIMITS, **(limits or {})},
-           "hide": secret_paths(course, also_hide), "folder": str(folder) if folder else None,
-           "source": str(source) if source else None}
+    job = {
+        "units": [_unit(nb.cells[i]) for i in code],
+        "limits": {**DEFAULT_LIMITS, **(limits or {})},
+        "hide": secret_paths(course, also_hide),
+        "folder": str(folder) if folder else None,
+        "source": str(source) if source else None,
+    }
     return job, code
 
 
@@ -74,10 +79,12 @@ def failure_reason(status, limits=None):
 
 def _limit_words(status, limits):
     if status == "timeout":
-        return (f"the limit is {limits['unit_seconds']:g} s for one cell or one exercise's checks, and "
-                f"{limits['notebook_seconds']:g} s for the whole notebook")
+        return (
+            f"the limit is {limits['unit_seconds']:g} s for one cell or one exercise's checks, and "
+            f"{limits['notebook_seconds']:g} s for the whole notebook"
+        )
     if status == "memory":
-        return f"the limit is {limits['memory_bytes'] / 2 ** 30:g} GiB for everything the notebook runs"
+        return f"the limit is {limits['memory_bytes'] / 2**30:g} GiB for everything the notebook runs"
     return None
 
 
@@ -104,8 +111,11 @@ def judge_exercise(job, units, position):
         cause = _defining_failure(job, units, position, name)
         if cause:
             return cause, f"the cell that defines {name} {failure_reason(cause, job.get('limits'))}", None
-        return "undefined", f"{name} did not exist when its test cell ran (its cell was not run, or its name " \
-                            "was changed)", None
+        return (
+            "undefined",
+            f"{name} did not exist when its test cell ran (its cell was not run, or its name was changed)",
+            None,
+        )
     status = status if _failed(status) else "malformed"
     return status, f"checking {name} {failure_reason(status, job.get('limits'))}", None
 

@@ -1,5 +1,6 @@
 """The grading machine's own paths out of what a student gets: a traceback through PyTorch names
 ``site-packages/torch/nn/functional.py``, not the grader's virtual environment, home or course."""
+
 import site
 import sys
 import sysconfig

@@ -6,6 +6,7 @@ schema itself against JSON Schema's meta-schema, on every call: most of the chec
 errors) but for that call: what ``jsonschema.validate`` does (the best-matching error of the schema's validator,
 raised) is done with a validator built, and its schema checked, once.
 """
+
 import functools
 import traceback
 
@@ -59,5 +60,5 @@ class CheckCellMetadataOnce(CheckCellMetadata):
             self.log.error(traceback.format_exc())
             msg = "Notebook failed to validate; the nbgrader metadata may be corrupted."
             self.log.error(msg)
-            raise ValidationError(msg)
+            raise ValidationError(msg) from None
         return nb, resources

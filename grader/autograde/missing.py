@@ -9,6 +9,7 @@ handed in nothing (grader.grades reads the submitted folder), and gets no feedba
 (:func:`drop_stand_in_pages`). Handed in later, the notebook is graded as usual (nbgrader's autograde replaces
 the student's autograded folder) and loses the flag set here.
 """
+
 import contextlib
 import json
 import os
@@ -106,8 +107,12 @@ def _unflag_handed_in(book, course, student):
     """Take the flag off each notebook flagged here as not handed in that has been handed in and graded since,
     unless its grading found something that needs a person."""
     flagged = _flagged_here(course, student)
-    graded = [name for name in flagged if (course.submitted(student) / f"{name}.ipynb").exists()
-              and records.record_path(course, student, name).exists()]
+    graded = [
+        name
+        for name in flagged
+        if (course.submitted(student) / f"{name}.ipynb").exists()
+        and records.record_path(course, student, name).exists()
+    ]
     for name in graded:
         if not records.read(records.record_path(course, student, name)).needs_attention:
             book.find_submission_notebook(name, course.assignment, student).flagged = False

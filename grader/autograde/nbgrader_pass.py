@@ -13,6 +13,7 @@ on this machine. It stops when its stdin ends.
 threads starts a new interpreter instead (``python -m grader.autograde.nbgrader_pass``), since a fork copies
 only the calling thread and leaves any lock another one holds locked.
 """
+
 import contextlib
 import json
 import os
@@ -68,10 +69,12 @@ def warm_up(exercises=None):
     import gc
 
     import torch
+
     torch.set_num_threads(1)
     from ..checks.registry import exercise_names
     from ..checks.running import sandbox_requests
     from .jobs import planned_checks
+
     for name in exercise_names():
         if exercises is None or name in exercises:
             sandbox_requests(planned_checks(name))
@@ -168,8 +171,14 @@ def start(course, log, worker=None):
     if threads() == 1:
         child = Forked(log, worker)
     else:
-        child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=log, text=True, env={**os.environ, "PATH": path_with_venv()})
+        child = subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+            env={**os.environ, "PATH": path_with_venv()},
+        )
     _say(child, {"course": str(course.root), "assignment": course.assignment})
     return child
 

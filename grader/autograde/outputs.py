@@ -1,13 +1,14 @@
 """What each code cell shows in the autograded notebook, and what the grading record keeps of a test cell."""
+
 import nbformat
 from nbgrader.utils import determine_grade
 
-from ..checks.scoring import gate_note, scaled
 from ..checks.grade import format_results
+from ..checks.scoring import gate_note, scaled
 from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord
-from ..statuses import DISPUTED, JUDGED_INSIDE
 from ..safe_html import safe_outputs
+from ..statuses import DISPUTED, JUDGED_INSIDE
 from .jobs import failure_reason
 from .machine_paths import scrub_outputs
 from .plain_tests import judged_inside_note
@@ -48,19 +49,32 @@ def kit_cell(cell, name, status, reason, results):
         cell.outputs.append(_error("CheckFailed", f"{name}: no points", f"{name}: no points; see the checks above."))
     elif score < points:  # nbgrader reads partial credit from the number; people read the sentence
         said = f"<pre>partial credit: {score:g} of {points:g} points</pre>"
-        cell.outputs.append(nbformat.v4.new_output("execute_result", execution_count=None,
-                                                   data={"text/plain": repr(float(score)), "text/html": said}))
+        cell.outputs.append(
+            nbformat.v4.new_output(
+                "execute_result", execution_count=None, data={"text/plain": repr(float(score)), "text/html": said}
+            )
+        )
 
 
 def exercise_record(grade_id, name, points, status, reason, results):
     """The record of a kit test cell: its status, and each part's message and misconception."""
     if results is None:
         return ExerciseRecord(name, 0.0, points, status, reason, grade_id=grade_id)
-    parts = [PartRecord(r.part.title, r.part.points, r.score, r.part.hidden, r.case_label,
-                        r.failure.explain(with_misconception=False) if r.failure else None,
-                        r.failure.misconception if r.failure else None) for r in results]
-    return ExerciseRecord(name, scaled(results, points), points, status, reason, parts, gate_note(results),
-                          grade_id=grade_id)
+    parts = [
+        PartRecord(
+            r.part.title,
+            r.part.points,
+            r.score,
+            r.part.hidden,
+            r.case_label,
+            r.failure.explain(with_misconception=False) if r.failure else None,
+            r.failure.misconception if r.failure else None,
+        )
+        for r in results
+    ]
+    return ExerciseRecord(
+        name, scaled(results, points), points, status, reason, parts, gate_note(results), grade_id=grade_id
+    )
 
 
 def test_record(cell, result, limits=None):
@@ -78,8 +92,10 @@ def test_record(cell, result, limits=None):
         second = nbformat.from_dict({**cell, "outputs": result["inside"]})
         inside = determine_grade(second)[0] or 0.0
         if inside != score:
-            reason = (f"judged outside the student's process: {_outcome(score, points, cell.outputs)}; run in the "
-                      f"student's notebook as stock nbgrader runs it: {_outcome(inside, points, second.outputs)}")
+            reason = (
+                f"judged outside the student's process: {_outcome(score, points, cell.outputs)}; run in the "
+                f"student's notebook as stock nbgrader runs it: {_outcome(inside, points, second.outputs)}"
+            )
             return ExerciseRecord(grade_id, score, points, DISPUTED, reason, grade_id=grade_id)
     return ExerciseRecord(grade_id, score, points, grade_id=grade_id)
 

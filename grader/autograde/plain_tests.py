@@ -7,6 +7,7 @@ student's process, as before the judge: with IPython's hooks put back (grader/sa
 that runs inside it. The decision reads the instructor's source only (nbgrader restores it before grading), so a
 submission cannot choose it.
 """
+
 import ast
 
 from IPython.core.inputtransformer2 import TransformerManager
@@ -14,8 +15,10 @@ from IPython.core.inputtransformer2 import TransformerManager
 from ..checks.cells import kit_exercise
 
 INSIDE_ONLY = frozenset({"get_ipython", "In", "Out", "inspect"})
-JUDGED_INSIDE = ("judged in the student's process: this test cell uses {name}, which needs the student's own "
-                 "process, so code in the notebook could change its outcome")
+JUDGED_INSIDE = (
+    "judged in the student's process: this test cell uses {name}, which needs the student's own "
+    "process, so code in the notebook could change its outcome"
+)
 
 
 def reaches_inside(source):
@@ -25,9 +28,15 @@ def reaches_inside(source):
     except (SyntaxError, ValueError):
         return None  # the judge shows the error, as the student's process would
     for node in ast.walk(tree):
-        names = [node.id] if isinstance(node, ast.Name) else [node.attr] if isinstance(node, ast.Attribute) else \
-            [alias.name.partition(".")[0] for alias in node.names] if isinstance(node, (ast.Import, ast.ImportFrom)) \
+        names = (
+            [node.id]
+            if isinstance(node, ast.Name)
+            else [node.attr]
+            if isinstance(node, ast.Attribute)
+            else [alias.name.partition(".")[0] for alias in node.names]
+            if isinstance(node, (ast.Import, ast.ImportFrom))
             else []
+        )
         if isinstance(node, ast.ImportFrom) and node.module:
             names.append(node.module.partition(".")[0])
         found = next((name for name in names if name in INSIDE_ONLY), None)

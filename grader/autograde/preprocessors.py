@@ -1,6 +1,7 @@
 """nbgrader preprocessors: tamper detection before nbgrader restores the instructor's cells, and the sandboxed
 executor in place of nbgrader's Execute. Configured in nbgrader_config.py, so that a stock
 ``nbgrader autograde`` uses them as well as ``python -m grader autograde``."""
+
 import time
 
 import nbformat
@@ -68,14 +69,23 @@ class SandboxExecute(NbGraderPreprocessor):
     unit_seconds = Float(DEFAULT_LIMITS["unit_seconds"], help="Time for one cell or one exercise").tag(config=True)
     notebook_seconds = Float(DEFAULT_LIMITS["notebook_seconds"], help="Time for a whole notebook").tag(config=True)
     processes = Integer(DEFAULT_LIMITS["processes"], help="Processes one notebook may run").tag(config=True)
-    isolation = Unicode(ISOLATION, help="The sandbox's isolation: auto (the strongest this machine allows), root, "
-                        "userns, landlock, or none (no isolation, accepted explicitly)").tag(config=True)
-    hidden_folders = List(Unicode(), help="More folders a submission must not read, beside the course and the kit "
-                          "(Gradescope's /autograder)").tag(config=True)
+    isolation = Unicode(
+        ISOLATION,
+        help="The sandbox's isolation: auto (the strongest this machine allows), root, "
+        "userns, landlock, or none (no isolation, accepted explicitly)",
+    ).tag(config=True)
+    hidden_folders = List(
+        Unicode(),
+        help="More folders a submission must not read, beside the course and the kit (Gradescope's /autograder)",
+    ).tag(config=True)
 
     def limits(self):
-        return {"memory_bytes": self.memory_bytes, "unit_seconds": self.unit_seconds,
-                "notebook_seconds": self.notebook_seconds, "processes": self.processes}
+        return {
+            "memory_bytes": self.memory_bytes,
+            "unit_seconds": self.unit_seconds,
+            "notebook_seconds": self.notebook_seconds,
+            "processes": self.processes,
+        }
 
     def preprocess(self, nb, resources):
         started = time.monotonic()
@@ -91,16 +101,33 @@ class SandboxExecute(NbGraderPreprocessor):
             if unit["kind"] == "kit":
                 status, reason, results = judge_exercise(job, units, position)
                 kit_cell(cell, unit["exercise"], status, reason, results)
-                tests.append(exercise_record(cell.metadata["nbgrader"]["grade_id"], unit["exercise"],
-                                             float(cell.metadata["nbgrader"]["points"]), status, reason, results))
+                tests.append(
+                    exercise_record(
+                        cell.metadata["nbgrader"]["grade_id"],
+                        unit["exercise"],
+                        float(cell.metadata["nbgrader"]["points"]),
+                        status,
+                        reason,
+                        results,
+                    )
+                )
             else:
                 ran_cell(cell, units[position], job["limits"])
                 if unit["kind"] in ("test", "judged"):
                     tests.append(test_record(cell, units[position], job["limits"]))
         status = result["status"]
-        record.write(course, record.NotebookRecord(
-            student=info["student"], assignment=info["assignment"], notebook=f"{info['notebook']}.ipynb",
-            status=status, reason=STATUSES[status].notebook,
-            seconds=round(time.monotonic() - started, 3), isolation=result.get("isolation"),
-            tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []), exercises=tests))
+        record.write(
+            course,
+            record.NotebookRecord(
+                student=info["student"],
+                assignment=info["assignment"],
+                notebook=f"{info['notebook']}.ipynb",
+                status=status,
+                reason=STATUSES[status].notebook,
+                seconds=round(time.monotonic() - started, 3),
+                isolation=result.get("isolation"),
+                tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []),
+                exercises=tests,
+            ),
+        )
         return nb, resources

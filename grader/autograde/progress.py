@@ -1,5 +1,6 @@
 """A one-line progress bar on stderr, with an estimate of the time left; and the lines of several grading
 processes as each one says them, so that the bar moves with every student whoever graded them."""
+
 import os
 import queue
 import sys
@@ -40,15 +41,16 @@ class Progress:
         filled = width * self.done // max(self.total, 1)
         elapsed = time.monotonic() - self.started if elapsed is None else elapsed
         drawn = f" [{'#' * filled}{'.' * (width - filled)}]" if width else ""
-        return (f"{self.title}{drawn} {self.done}/{self.total} "
-                f"{elapsed:5.1f} s{self._left(elapsed)} {label}")
+        return f"{self.title}{drawn} {self.done}/{self.total} {elapsed:5.1f} s{self._left(elapsed)} {label}"
 
     def _left(self, elapsed):
         """', about 2 min left': the mean time per student so far, times the students left."""
         if not self.done or self.done >= self.total:
             return ""
         seconds = elapsed / self.done * (self.total - self.done)
-        return f", about {round(seconds / 60)} min left" if seconds >= 90 else f", about {max(1, round(seconds))} s left"
+        return (
+            f", about {round(seconds / 60)} min left" if seconds >= 90 else f", about {max(1, round(seconds))} s left"
+        )
 
     def close(self):
         if self.live and self.total:

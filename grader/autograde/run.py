@@ -7,6 +7,7 @@ SandboxExecute in place of nbgrader's kernel). A student whose submission was fu
 is skipped unless ``force``: a grader killed half-way simply picks up where it stopped. Last, each
 notebook set aside gets a stand-in that formgrader lists (grader.autograde.unreadable).
 """
+
 import contextlib
 import fcntl
 import hashlib
@@ -37,8 +38,10 @@ INVALID_SUFFIX = ".invalid"
 # A run's peak memory as its container counts it (bench/autograde_speed.py, 40 students of this course): 595 MiB
 # with one worker, 286 MiB more with each other one; the grader, nbgrader and the first worker's share make the rest.
 GRADER_MIB, WORKER_MIB = 310, 290
-NOT_JSON = ("the file could not be read as a notebook: it is not complete JSON (it may have been cut off "
-            "while it was saved or uploaded, or changed outside Jupyter)")
+NOT_JSON = (
+    "the file could not be read as a notebook: it is not complete JSON (it may have been cut off "
+    "while it was saved or uploaded, or changed outside Jupyter)"
+)
 NOT_A_NOTEBOOK = "the file could not be read as a notebook: it is JSON, but not in the notebook format Jupyter opens"
 
 
@@ -80,8 +83,17 @@ def set_aside_invalid(course, student, path):
         reason = NOT_A_NOTEBOOK
     path.rename(path.with_name(path.name + INVALID_SUFFIX))
     exercises = course.released_exercises().get(path.name, [])
-    record.write(course, record.NotebookRecord(student, course.assignment, path.name, "invalid", reason, exercises=[
-        record.ExerciseRecord(name, 0.0, points, "ungraded", reason) for name, points in exercises]))
+    record.write(
+        course,
+        record.NotebookRecord(
+            student,
+            course.assignment,
+            path.name,
+            "invalid",
+            reason,
+            exercises=[record.ExerciseRecord(name, 0.0, points, "ungraded", reason) for name, points in exercises],
+        ),
+    )
     return True
 
 
@@ -127,8 +139,10 @@ def record_grades(course, fingerprints, processes, notebooks=None):
     if unavailable:
         raise SandboxUnavailable(unavailable)
     if failures:
-        raise NbgraderFailed("nbgrader's autograde failed for these students (rerun to grade them again; "
-                           f"details in {log.name}):\n  " + "\n  ".join(failures))
+        raise NbgraderFailed(
+            "nbgrader's autograde failed for these students (rerun to grade them again; "
+            f"details in {log.name}):\n  " + "\n  ".join(failures)
+        )
 
 
 def _hand_out(children, waiting, fingerprints, progress):
@@ -163,8 +177,10 @@ def _hand_out(children, waiting, fingerprints, progress):
     for child, held in zip(children, holding):
         nbgrader_pass.finish(child)
         if child.wait() != 0:  # a process that died says nothing of the students it did not finish
-            failures += [f"{student} not graded: the grading process stopped (exit code {child.returncode})"
-                         for student in sorted(held)]
+            failures += [
+                f"{student} not graded: the grading process stopped (exit code {child.returncode})"
+                for student in sorted(held)
+            ]
     if not unavailable:
         failures += [f"{student} not graded: every grading process stopped" for student in waiting]
     return failures, unavailable
@@ -176,14 +192,18 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
     course = Course.at(course, assignment).resolved()
     if dask is not None:
         from .dask_grading import record_grades_on_dask, require_shared_gradebook
+
         require_shared_gradebook(course)
     started = time.monotonic()
     with grading_lock(course):
         todo, unreadable, already = {}, [], []
         for student_dir in sorted(course.every_student("submitted").glob(f"*/{course.assignment}")):
             student = student_dir.parent.name
-            unreadable += [f"{student}/{path.name}" for path in sorted(student_dir.glob("*.ipynb"))
-                           if set_aside_invalid(course, student, path)]
+            unreadable += [
+                f"{student}/{path.name}"
+                for path in sorted(student_dir.glob("*.ipynb"))
+                if set_aside_invalid(course, student, path)
+            ]
             notebooks = sorted(student_dir.glob("*.ipynb"))
             if not notebooks:
                 continue
@@ -196,8 +216,12 @@ def autograde(course=".", assignment="self_attention", force=False, workers=None
         if dask is not None:
             record_grades_on_dask(course, fingerprints, dask)
         else:
-            record_grades(course, fingerprints, workers or default_workers(),
-                          {path.name for paths in todo.values() for path in paths})
+            record_grades(
+                course,
+                fingerprints,
+                workers or default_workers(),
+                {path.name for paths in todo.values() for path in paths},
+            )
         show_unreadable(course)
         show_missing(course)
     print(summary(todo, unreadable, already, time.monotonic() - started), file=sys.stderr)
@@ -214,15 +238,18 @@ def handed_in_exercises(course, notebooks):
 def summary(todo, unreadable, already, seconds):
     """One line: the notebooks graded, those that could not be read, the students skipped as graded before."""
     if not todo and not unreadable:
-        return (f"nothing new to grade: {count(len(already), 'student')} already graded; --force grades them again"
-                if already else "nothing to grade: no notebook handed in (run python -m grader collect first)")
+        return (
+            f"nothing new to grade: {count(len(already), 'student')} already graded; --force grades them again"
+            if already
+            else "nothing to grade: no notebook handed in (run python -m grader collect first)"
+        )
     students = {s for s in todo} | {name.split("/")[0] for name in unreadable}
-    line = (f"graded {count(sum(map(len, todo.values())), 'notebook')} of {count(len(students), 'student')} "
-            f"in {seconds:.1f} s")
+    line = (
+        f"graded {count(sum(map(len, todo.values())), 'notebook')} of {count(len(students), 'student')} "
+        f"in {seconds:.1f} s"
+    )
     if unreadable:
-        line += (f"; {count(len(unreadable), 'notebook')} could not be read "
-                 f"({', '.join(unreadable)})")
+        line += f"; {count(len(unreadable), 'notebook')} could not be read ({', '.join(unreadable)})"
     if already:
         line += f"; {count(len(already), 'student')} already graded, left as they were (--force grades them again)"
     return line
-

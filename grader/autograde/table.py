@@ -3,6 +3,7 @@
 The scores are the gradebook's (late penalties and manual grades included), as ``nbgrader export``.
 Each column is headed by the notebook's number and short title; the legend explains only the marks used.
 """
+
 import textwrap
 
 from ..grades import course_grades
@@ -12,8 +13,11 @@ from ..titles import short_titles
 COLUMN = 10  # a cell: score, "/", maximum, mark
 ATTENTION = "! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)"
 LATE = "L = late: handed in after the due date; {}"
-PENALTY = {"all": "the late penalty is taken off", "none": "no late penalty is taken off",
-           "some": "a late penalty is taken off where the gradebook has one"}
+PENALTY = {
+    "all": "the late penalty is taken off",
+    "none": "no late penalty is taken off",
+    "some": "a late penalty is taken off where the gradebook has one",
+}
 
 
 def grade_table(course):
@@ -47,8 +51,11 @@ def _header(notebooks, titles, width):
     for row in range(depth):
         last = row == depth - 1
         cells = [head[row] if row < len(head) else "" for head in heads]
-        lines.append(f"{'student' if last else '':{width}}  " + "  ".join(f"{c:^{COLUMN}}" for c in cells)
-                     + f"  {'total' if last else '':^9}")
+        lines.append(
+            f"{'student' if last else '':{width}}  "
+            + "  ".join(f"{c:^{COLUMN}}" for c in cells)
+            + f"  {'total' if last else '':^9}"
+        )
     return [line.rstrip() for line in lines]
 
 

@@ -8,6 +8,7 @@ know but leaves its other labels, then reads the grade_id of every labelled cell
 original gets the release's labels back and every other cell loses its own: a copy, or a cell the student marked,
 is a plain cell of theirs, which runs and is graded as nothing.
 """
+
 import copy
 
 from ..checks.cells import is_test_cell

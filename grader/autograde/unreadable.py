@@ -2,16 +2,19 @@
 autograded file, so each gets one, the released notebook under a note that says what happened, in which a
 grader can give manual grades; in the gradebook it is flagged and each of its cells needs a manual grade.
 """
+
 import nbformat
 from nbformat.v4 import new_markdown_cell
 
 from ..records import read_all
 from .flags import mark_absent
 
-NOTE = ("**This notebook's file could not be read**: {reason}. None of its exercises were checked, and the cells "
-        "below are the released notebook, not the student's work (the file handed in is kept as "
-        "`{notebook}.invalid` in the submitted folder). Ask for a new copy and grade again, or give a manual "
-        "grade for each test cell here.")
+NOTE = (
+    "**This notebook's file could not be read**: {reason}. None of its exercises were checked, and the cells "
+    "below are the released notebook, not the student's work (the file handed in is kept as "
+    "`{notebook}.invalid` in the submitted folder). Ask for a new copy and grade again, or give a manual "
+    "grade for each test cell here."
+)
 
 
 def show_unreadable(course):

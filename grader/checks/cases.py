@@ -1,7 +1,8 @@
 """Checks as data: the cases run on the student's code, the parts they make up, what their judges raise."""
+
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from . import plain
 from .misconceptions import MISCONCEPTIONS
@@ -30,8 +31,9 @@ class CouldNotCheck(Mismatch):
 
     def __init__(self, error, message=""):
         self.detail = f"{error}: {message}" if message else str(error)
-        super().__init__(f"the grader could not check this ({self.detail}). This is a problem of the grader, "
-                         "not of your code.")
+        super().__init__(
+            f"the grader could not check this ({self.detail}). This is a problem of the grader, not of your code."
+        )
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Case:
     cells, computed wherever the grade is decided. ``batch`` names the batch shape of a case that
     adds leading batch dimensions to inputs the exercise also takes without them.
     """
+
     label: str
     judge: Callable[[dict], None]
     params: dict = field(default_factory=dict)
@@ -75,6 +78,7 @@ REQUIREMENTS = {
 @dataclass(frozen=True)
 class Part:
     """A group of cases that must all pass; ``points`` is its weight, scaled to the test cell's points."""
+
     title: str
     points: float
     cases: Callable[[], list]
@@ -89,15 +93,22 @@ class Part:
             raise ValueError(f"unknown requirement kinds {sorted(unknown)} in part {self.title!r}")
 
 
-def known_random_batches(titles, known, cases, random, batches, requires=(), random_requires=("shape",),
-                         hidden=False):
+def known_random_batches(titles, known, cases, random, batches, requires=(), random_requires=("shape",), hidden=False):
     """Parts of weight 1 on ``known()``, ``cases(*random)`` (the gate) and ``cases(*batches)``, all ``requires``
     and all ``hidden`` or visible."""
     known_title, random_title, batches_title = titles
-    return [Part(known_title, 1, known, requires=requires, hidden=hidden),
-            Part(random_title, 1, functools.partial(cases, *random), gate=True, requires={*requires, *random_requires},
-                 hidden=hidden),
-            Part(batches_title, 1, functools.partial(cases, *batches), requires={*requires, "batch"}, hidden=hidden)]
+    return [
+        Part(known_title, 1, known, requires=requires, hidden=hidden),
+        Part(
+            random_title,
+            1,
+            functools.partial(cases, *random),
+            gate=True,
+            requires={*requires, *random_requires},
+            hidden=hidden,
+        ),
+        Part(batches_title, 1, functools.partial(cases, *batches), requires={*requires, "batch"}, hidden=hidden),
+    ]
 
 
 @dataclass

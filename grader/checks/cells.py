@@ -1,4 +1,5 @@
 """What a notebook cell is to nbgrader and to the kit: one definition, used everywhere."""
+
 import re
 
 from .registry import exercise_of_grade_id

@@ -7,6 +7,7 @@ names and the words only. Reading every module takes about 0.1 s, so a process t
 them instead (grader/checks/registry.py, grader/checks/misconceptions.py). Where a module is not plain source, or
 the reading cannot be sure of what running it would give, :func:`declarations` says so, and the modules are imported.
 """
+
 import ast
 import collections
 import functools
@@ -61,10 +62,21 @@ def _read(source):
         return None
     if not named["NOTEBOOK"] and not named["PARTS"]:
         return False
-    values = {node.targets[0].id: node.value for node in tree.body if isinstance(node, ast.Assign)
-              and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in NAMES}
-    if any(stored[name] != (name in values) for name in NAMES) or named["PARTS"] != 1 \
-            or named["MISCONCEPTIONS"] > 1 or "NOTEBOOK" not in values or "PARTS" not in values:
+    values = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in NAMES
+    }
+    if (
+        any(stored[name] != (name in values) for name in NAMES)
+        or named["PARTS"] != 1
+        or named["MISCONCEPTIONS"] > 1
+        or "NOTEBOOK" not in values
+        or "PARTS" not in values
+    ):
         return None
     notebook, exercises = _string(values["NOTEBOOK"]), _string_keys(values["PARTS"])
     misconceptions = _calls(values["MISCONCEPTIONS"], "Misconception") if "MISCONCEPTIONS" in values else ()
@@ -88,8 +100,12 @@ def _calls(node, function):
         return None
     found = []
     for call in node.elts:
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == function
-                and not call.keywords):
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == function
+            and not call.keywords
+        ):
             return None
         arguments = tuple(map(_string, call.args))
         if None in arguments:

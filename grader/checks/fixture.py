@@ -1,4 +1,5 @@
 """The shared fixture: three inputs of dimension 4 and weights of shape (4, 3)."""
+
 import numpy as np
 
 X = np.array([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]], dtype=np.float32)

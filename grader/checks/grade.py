@@ -1,13 +1,14 @@
 """The test cells' entry point: run an exercise's checks and report them to the student."""
+
 import sys
 
 from .cases import CouldNotCheck
-from .running import grade_locally
-from .scoring import gate_note, scaled, total_score
+from .misconceptions import MISCONCEPTIONS
 from .notebook import exercise_points
 from .registry import visible_parts
+from .running import grade_locally
+from .scoring import gate_note, scaled, total_score
 from .wording import counts_of, headline, likely_mistake, wrap
-from .misconceptions import MISCONCEPTIONS
 
 
 class CheckFailed(AssertionError):
@@ -74,8 +75,9 @@ class Grade:
         passed = all(r.failure is None for r in self.results)
         print(format_results(self.name, self.results, points, self.complete), file=sys.stdout if passed else sys.stderr)
         if problem := grader_problem(self.name, self.results):
-            raise CheckFailed(wrap(f"{problem}. This is a problem of the grader, not of your code: tell your "
-                                   "instructor."))
+            raise CheckFailed(
+                wrap(f"{problem}. This is a problem of the grader, not of your code: tell your instructor.")
+            )
         score = scaled(self.results, points)
         if score == 0:
             raise CheckFailed(f"{self.name}: no points yet; see the checks above.")

@@ -1,5 +1,6 @@
 """A notebook's code cells run in this process, not in a kernel or a sandbox: the self-check's way, and the
 reference solutions'."""
+
 import contextlib
 import io
 import os
@@ -30,8 +31,11 @@ def run_code_cells(nb, directory, at_test=None):
             if cell.cell_type != "code" or is_test_cell(cell):
                 continue
             sources.append(cell.source)
-            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
+            with (
+                warnings.catch_warnings(),
+                contextlib.redirect_stdout(io.StringIO()),
+                contextlib.redirect_stderr(io.StringIO()),
+            ):
                 warnings.simplefilter("ignore")
                 try:
                     run_cell(cell.source, namespace, f"<cell {index}>")
@@ -50,5 +54,6 @@ def run_cell(source, namespace, filename):
 
 def _close_figures():
     import sys
+
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")

@@ -1,4 +1,5 @@
 """Building blocks for judges: type and shape first, then values, then the likely mistake."""
+
 import numpy as np
 
 from .cases import Mismatch
@@ -13,8 +14,9 @@ def show(array):
     array = np.asarray(array)
     if array.ndim > 2:
         return f"array of shape {tuple(array.shape)}, starting {show(array.reshape(-1, *array.shape[-2:])[0])}"
-    return np.array2string(array, precision=4, suppress_small=True, threshold=40, edgeitems=3,
-                           separator=", ").replace("\n", " ")
+    return np.array2string(array, precision=4, suppress_small=True, threshold=40, edgeitems=3, separator=", ").replace(
+        "\n", " "
+    )
 
 
 def describe_kind(outcome):
@@ -27,11 +29,15 @@ def describe_kind(outcome):
 def array_of(outcome, kind, shape, dtype=None, what="the result"):
     """The returned values, once the type, the shape and the dtype are right."""
     if outcome.get("type") != kind:
-        raise Mismatch(f"{what} should be {KIND_NAMES.get(kind, kind)}.",
-                       expected=KIND_NAMES.get(kind, kind), got=describe_kind(outcome))
+        raise Mismatch(
+            f"{what} should be {KIND_NAMES.get(kind, kind)}.",
+            expected=KIND_NAMES.get(kind, kind),
+            got=describe_kind(outcome),
+        )
     if tuple(outcome["shape"]) != tuple(shape):
-        raise Mismatch(f"{what} has the wrong shape.", expected=f"shape {tuple(shape)}",
-                       got=f"shape {tuple(outcome['shape'])}")
+        raise Mismatch(
+            f"{what} has the wrong shape.", expected=f"shape {tuple(shape)}", got=f"shape {tuple(outcome['shape'])}"
+        )
     if dtype is not None and not dtype_matches(outcome.get("dtype"), dtype):
         raise Mismatch(f"{what} has the wrong dtype.", expected=f"dtype {dtype}", got=f"dtype {outcome.get('dtype')}")
     values = outcome.get("values")
@@ -72,12 +78,20 @@ def close(got, expected, what, rtol=1e-5, atol=1e-6, diagnoses=()):
     got = np.asarray(got, dtype=np.float64)
     expected = np.asarray(expected, dtype=np.float64)
     if got.shape != expected.shape:
-        raise Mismatch(f"{what} has the wrong shape.", expected=f"shape {expected.shape}", got=f"shape {got.shape}",
-                       misconception=diagnose(got, diagnoses, rtol, atol))
+        raise Mismatch(
+            f"{what} has the wrong shape.",
+            expected=f"shape {expected.shape}",
+            got=f"shape {got.shape}",
+            misconception=diagnose(got, diagnoses, rtol, atol),
+        )
     if np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=False):
         return
-    raise Mismatch(f"{what} has the wrong values.", expected=show(expected), got=show(got),
-                   misconception=diagnose(got, diagnoses, rtol, atol))
+    raise Mismatch(
+        f"{what} has the wrong values.",
+        expected=show(expected),
+        got=show(got),
+        misconception=diagnose(got, diagnoses, rtol, atol),
+    )
 
 
 def expect(kind, expected, what, dtype="floating", rtol=1e-5, atol=1e-6, diagnoses=()):
@@ -87,16 +101,20 @@ def expect(kind, expected, what, dtype="floating", rtol=1e-5, atol=1e-6, diagnos
     def judge(outcome):
         got = array_of(outcome, kind, expected.shape, dtype, what)
         close(got, expected, what, rtol, atol, diagnoses)
+
     return judge
 
 
 def inputs_unchanged(judge, what):
     """``judge``, after refusing an answer that changed its input tensors in place."""
+
     def checked(outcome):
         if outcome.get("mutated"):
-            raise Mismatch(f"{what} changed its input tensors in place; compute a new tensor and leave "
-                           "the inputs as they were.")
+            raise Mismatch(
+                f"{what} changed its input tensors in place; compute a new tensor and leave the inputs as they were."
+            )
         judge(outcome)
+
     return checked
 
 
@@ -105,8 +123,9 @@ def read_source(outcome, name):
     if outcome.get("type") != "source":
         raise Mismatch(f"the code of {name} could not be read.", got=f"a value of type {outcome.get('type')}")
     if not outcome.get("defined"):
-        raise Mismatch(f"{name} is not defined by a cell of the notebook: define it with `def {name}(...)` "
-                       "in its answer cell.")
+        raise Mismatch(
+            f"{name} is not defined by a cell of the notebook: define it with `def {name}(...)` in its answer cell."
+        )
     if outcome.get("stub"):
         raise Mismatch("not implemented yet: replace `raise NotImplementedError()` with your code.")
     return outcome
@@ -115,8 +134,12 @@ def read_source(outcome, name):
 def finite(got, what):
     """Values that are all finite; nan or inf from large scores is the unstable softmax."""
     if not np.all(np.isfinite(got)):
-        raise Mismatch(f"{what} has nan or inf values on large scores.", expected="finite values", got=show(got),
-                       misconception="softmax_unstable")
+        raise Mismatch(
+            f"{what} has nan or inf values on large scores.",
+            expected="finite values",
+            got=show(got),
+            misconception="softmax_unstable",
+        )
     return got
 
 
@@ -127,16 +150,24 @@ def parameters_as_wanted(outcome, wanted, what):
         missing = [name for name in wanted if name not in params]
         extra = [name for name in params if name not in wanted]
         wrong = [f"{name} {tuple(params[name])}" for name in wanted if name in params and params[name] != wanted[name]]
-        problems = ([f"missing {', '.join(missing)}"] if missing else []) + \
-            ([f"unexpected {', '.join(extra)}"] if extra else []) + \
-            ([f"wrong shape: {', '.join(wrong)}"] if wrong else [])
-        raise Mismatch(f"{what}: the parameters should be exactly these (buffers, such as a mask, are fine).",
-                       expected=", ".join(f"{n} {tuple(s)}" for n, s in wanted.items()), got="; ".join(problems))
+        problems = (
+            ([f"missing {', '.join(missing)}"] if missing else [])
+            + ([f"unexpected {', '.join(extra)}"] if extra else [])
+            + ([f"wrong shape: {', '.join(wrong)}"] if wrong else [])
+        )
+        raise Mismatch(
+            f"{what}: the parameters should be exactly these (buffers, such as a mask, are fine).",
+            expected=", ".join(f"{n} {tuple(s)}" for n, s in wanted.items()),
+            got="; ".join(problems),
+        )
     loaded = outcome.get("loaded", {})
     missing = [k for k in loaded.get("missing", []) if k not in outcome.get("buffers", [])]
     if missing or loaded.get("unexpected"):
-        raise Mismatch(f"{what}: the given weights did not all load into your module's parameters.",
-                       expected="every weight loaded",
-                       got="; ".join(([f"not loaded: {', '.join(missing)}"] if missing else []) +
-                                     ([f"no place for: {', '.join(loaded['unexpected'])}"]
-                                      if loaded.get("unexpected") else [])))
+        raise Mismatch(
+            f"{what}: the given weights did not all load into your module's parameters.",
+            expected="every weight loaded",
+            got="; ".join(
+                ([f"not loaded: {', '.join(missing)}"] if missing else [])
+                + ([f"no place for: {', '.join(loaded['unexpected'])}"] if loaded.get("unexpected") else [])
+            ),
+        )

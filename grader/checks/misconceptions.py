@@ -5,6 +5,7 @@ Each exercise module (grader/exercises/) writes the words of the misconceptions 
 (``MISCONCEPTIONS``), beside the checks that recognise them; :data:`MISCONCEPTIONS` here gathers them all, in
 notebook order. Words only: the wrong answers that make each mistake are the instructor's.
 """
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Misconception:
     """One known mistake, in words for each reader."""
+
     key: str
     title: str  # for reports that list the mistakes
     explanation: str  # for the student, as "likely mistake"
@@ -35,10 +37,12 @@ def _gathered():
     """The exercise modules' own, where they are imported; else read from their source (PyTorch not imported:
     grader/checks/declared.py)."""
     from .registry import modules, read_unless_imported
+
     read = read_unless_imported()
     if read is None:
-        written = [(module.NOTEBOOK, entry) for module in modules().values()
-                   for entry in getattr(module, "MISCONCEPTIONS", ())]
+        written = [
+            (module.NOTEBOOK, entry) for module in modules().values() for entry in getattr(module, "MISCONCEPTIONS", ())
+        ]
     else:
         written = [(declared.notebook, Misconception(*words)) for declared in read for words in declared.misconceptions]
     found = {}

@@ -1,4 +1,5 @@
 """A notebook's cells, read as plain JSON, and where the kit's exercises stand among them."""
+
 import functools
 import json
 
@@ -53,5 +54,8 @@ def exercise_points(name):
 @functools.cache
 def solution_points():
     """{exercise: points} of the kit's solution notebooks' test cells."""
-    return {name: points for path in sorted(registry.SOLUTIONS.glob("*/*.ipynb"))
-            for name, points in points_by_exercise(read(path)).items()}
+    return {
+        name: points
+        for path in sorted(registry.SOLUTIONS.glob("*/*.ipynb"))
+        for name, points in points_by_exercise(read(path)).items()
+    }

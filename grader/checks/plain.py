@@ -1,11 +1,11 @@
 """Plain data that can cross a process boundary: JSON with arrays as raw bytes, never pickle."""
+
 import base64
 import json
 
 import numpy as np
 
-DTYPES = frozenset({"bool", "int8", "int16", "int32", "int64", "uint8",
-                    "float16", "float32", "float64"})
+DTYPES = frozenset({"bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64"})
 MAX_ELEMENTS = 4_000_000
 
 
@@ -33,8 +33,11 @@ def _encode_array(array):
     if array.dtype.name not in DTYPES:
         raise TypeError(f"unsupported dtype {array.dtype.name}")
     array = np.ascontiguousarray(array)
-    return {"dtype": array.dtype.name, "shape": list(array.shape),
-            "data": base64.b64encode(array.tobytes()).decode("ascii")}
+    return {
+        "dtype": array.dtype.name,
+        "shape": list(array.shape),
+        "data": base64.b64encode(array.tobytes()).decode("ascii"),
+    }
 
 
 def _decode_array(obj):

@@ -5,14 +5,29 @@ definition, and follows every name it reaches (helpers, closures, aliases, defau
 decorators) to the imports they come from. It returns plain data, like a probe's outcome, for
 the checks' judges: what the answer uses, whatever the spelling.
 """
+
 import ast
 import builtins
 
 from .source import python_lines
 
 # Names that look things up at run time, where reading the source cannot follow them.
-DYNAMIC = frozenset({"eval", "exec", "compile", "globals", "vars", "locals", "__builtins__", "__dict__",
-                     "__globals__", "__closure__", "modules", "__code__"})
+DYNAMIC = frozenset(
+    {
+        "eval",
+        "exec",
+        "compile",
+        "globals",
+        "vars",
+        "locals",
+        "__builtins__",
+        "__dict__",
+        "__globals__",
+        "__closure__",
+        "modules",
+        "__code__",
+    }
+)
 ATTRIBUTE_CALLS = frozenset({"getattr", "setattr", "hasattr", "delattr", "__getattribute__"})
 IMPORTERS = frozenset({"__import__", "importlib.import_module", "importlib.__import__", "builtins.__import__"})
 
@@ -30,6 +45,7 @@ def parse_cell(source):
             pass
     try:
         from IPython.core.inputtransformer2 import TransformerManager
+
         return ast.parse(TransformerManager().transform_cell(source))
     except Exception:  # no IPython, or a cell it cannot read: the cell did not run as Python either
         return None
@@ -79,8 +95,11 @@ class _Namespace:
             for target in targets:
                 for name, whole in _target_names(target):
                     # x = ... replaces x; x.attr = ..., x[i] = ..., x += ... change what x holds
-                    self._add(name, _Binding(index, node=value if value is not None else statement),
-                              conditional or not whole or isinstance(statement, ast.AugAssign))
+                    self._add(
+                        name,
+                        _Binding(index, node=value if value is not None else statement),
+                        conditional or not whole or isinstance(statement, ast.AugAssign),
+                    )
         elif isinstance(statement, ast.Expr):
             for call in ast.walk(statement):  # setattr(np, "exp", ...) and np.__dict__.update(...) change np
                 func = _dotted(call.func) if isinstance(call, ast.Call) else None
@@ -91,8 +110,20 @@ class _Namespace:
             for node in ast.walk(statement):  # (x := ...) inside an expression
                 if isinstance(node, ast.NamedExpr):
                     self._add(node.target.id, _Binding(index, node=node.value), True)
-        elif isinstance(statement, (ast.Delete, ast.Global, ast.Nonlocal, ast.Pass, ast.Return, ast.Raise,
-                                    ast.Assert, ast.Break, ast.Continue)):
+        elif isinstance(
+            statement,
+            (
+                ast.Delete,
+                ast.Global,
+                ast.Nonlocal,
+                ast.Pass,
+                ast.Return,
+                ast.Raise,
+                ast.Assert,
+                ast.Break,
+                ast.Continue,
+            ),
+        ):
             return
         else:  # if, for, while, try, with, match: whatever they bind may or may not have happened
             for name, node in _compound_targets(statement):
@@ -243,8 +274,11 @@ class _Reader:
         imports, stars = _local_imports(node)
         docstrings, chains = _docstrings(node), _chains(node)
         if scoped:  # what runs when the definition runs: decorators, default values, base classes
-            now = [*getattr(node, "decorator_list", []), *getattr(node, "bases", []),
-                   *[k.value for k in getattr(node, "keywords", [])]]
+            now = [
+                *getattr(node, "decorator_list", []),
+                *getattr(node, "bases", []),
+                *[k.value for k in getattr(node, "keywords", [])],
+            ]
             if not isinstance(node, ast.ClassDef):
                 now += [*node.args.defaults, *[d for d in node.args.kw_defaults if d is not None]]
             later = [n for n in ast.walk(node) if n is not node]
@@ -255,7 +289,7 @@ class _Reader:
             self._note(inner, docstrings)
             if not (isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load)):
                 continue
-            suffix = chains.get(id(inner), inner.id)[len(inner.id):]
+            suffix = chains.get(id(inner), inner.id)[len(inner.id) :]
             at_definition = id(inner) in now_ids or not scoped
             if inner.id in imports:
                 self.uses.add(imports[inner.id] + suffix)
@@ -291,8 +325,11 @@ class _Reader:
                     self.uses.add(module.value)
                 else:
                     self.dynamic.add("an import of a computed module name")
-        if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant) \
-                and isinstance(inner.slice.value, str):
+        if (
+            isinstance(inner, ast.Subscript)
+            and isinstance(inner.slice, ast.Constant)
+            and isinstance(inner.slice.value, str)
+        ):
             self.attributes.add(inner.slice.value)
 
 
@@ -325,9 +362,9 @@ def source_outcome(name, sources):
     """What exercise ``name`` uses, read from the code cells that ran before its test cell.
 
     ``sources`` is a list of cell sources, in the order they ran. The result is plain data:
-    ``defined`` (whether any cell binds ``name``), ``stub`` (whether it is still the stub), ``uses`` (dotted names of imported things it
-    reaches, such as ``torch.softmax`` or ``matplotlib.pyplot.show``; ``builtins.*`` for built-ins),
-    ``attributes`` (attribute names it reads, including ``getattr``'s), ``strings`` (string
+    ``defined`` (whether any cell binds ``name``), ``stub`` (whether it is still the stub), ``uses`` (dotted names
+    of imported things it reaches, such as ``torch.softmax`` or ``matplotlib.pyplot.show``; ``builtins.*`` for
+    built-ins), ``attributes`` (attribute names it reads, including ``getattr``'s), ``strings`` (string
     constants, docstrings left out), ``dynamic`` (run-time lookups the reading cannot follow, such
     as ``eval``), ``unresolved`` (global names no cell binds), and ``reaches`` (the functions and
     classes of the notebook it reaches, itself left out: another exercise it calls, say).
@@ -338,8 +375,14 @@ def source_outcome(name, sources):
     bindings = namespace.lookup(name)
     if bindings:
         reader.resolve(name)
-    return {"type": "source", "defined": bool(bindings), "stub": bool(bindings) and all(map(_is_stub, bindings)),
-            "uses": sorted(reader.uses),
-            "attributes": sorted(reader.attributes), "strings": sorted(text[:500] for text in reader.strings)[:200],
-            "dynamic": sorted(reader.dynamic), "unresolved": sorted(reader.unresolved),
-            "reaches": sorted(reader.reaches - {name})}
+    return {
+        "type": "source",
+        "defined": bool(bindings),
+        "stub": bool(bindings) and all(map(_is_stub, bindings)),
+        "uses": sorted(reader.uses),
+        "attributes": sorted(reader.attributes),
+        "strings": sorted(text[:500] for text in reader.strings)[:200],
+        "dynamic": sorted(reader.dynamic),
+        "unresolved": sorted(reader.unresolved),
+        "reaches": sorted(reader.reaches - {name}),
+    }

@@ -9,6 +9,7 @@ apart by where it was raised: inside the student's code it is the student's (``r
 anywhere else in a probe (describing the result, reading a figure, a library that changed) it is
 the grader's (``grader_error``), never scored as the student's mistake.
 """
+
 import contextlib
 import io
 import sys
@@ -39,6 +40,7 @@ def _student(fn, *args, **kwargs):
 
 def _torch():
     import torch
+
     return torch
 
 
@@ -62,20 +64,35 @@ def describe(value, depth=0):
     """A plain-data description of any value the student's code returned."""
     if _is_tensor(value):
         small = value.numel() <= MAX_ELEMENTS
-        return {"type": "Tensor", "dtype": str(value.dtype).removeprefix("torch."),
-                "shape": list(value.shape), "values": _array_of(value) if small else None}
+        return {
+            "type": "Tensor",
+            "dtype": str(value.dtype).removeprefix("torch."),
+            "shape": list(value.shape),
+            "values": _array_of(value) if small else None,
+        }
     if isinstance(value, np.ndarray):
         small = value.size <= MAX_ELEMENTS and value.dtype.name in DTYPES
-        return {"type": "ndarray", "dtype": value.dtype.name, "shape": list(value.shape),
-                "values": value.copy() if small else None}
+        return {
+            "type": "ndarray",
+            "dtype": value.dtype.name,
+            "shape": list(value.shape),
+            "values": value.copy() if small else None,
+        }
     if isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, np.str_):
         array = np.asarray(value)
         ok = array.dtype.name in DTYPES
-        return {"type": type(value).__name__, "dtype": array.dtype.name if ok else None,
-                "shape": [], "values": array if ok else None}
+        return {
+            "type": type(value).__name__,
+            "dtype": array.dtype.name if ok else None,
+            "shape": [],
+            "values": array if ok else None,
+        }
     if isinstance(value, (tuple, list)) and depth < 2:
-        return {"type": type(value).__name__, "length": len(value),
-                "items": [describe(v, depth + 1) for v in value[:MAX_ITEMS]]}
+        return {
+            "type": type(value).__name__,
+            "length": len(value),
+            "items": [describe(v, depth + 1) for v in value[:MAX_ITEMS]],
+        }
     return {"type": type(value).__name__}
 
 
@@ -102,9 +119,11 @@ def _unchanged(before, after):
 @contextlib.contextmanager
 def _quiet():
     """Keep the student's prints and warnings off stdout and stderr, but record the warnings."""
-    caught = []
-    with warnings.catch_warnings(record=True) as caught, \
-            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        contextlib.redirect_stdout(io.StringIO()),
+        contextlib.redirect_stderr(io.StringIO()),
+    ):
         warnings.simplefilter("always")
         yield caught
 
@@ -112,8 +131,7 @@ def _quiet():
 def _call(obj, args, kwargs):
     given = [_as_given(a) for a in args]
     result = _student(obj, *given, **{k: _as_given(v) for k, v in kwargs.items()})
-    mutated = not all(_unchanged(a, g) for a, g in zip(args, given)
-                      if isinstance(a, (TensorArg, np.ndarray)))
+    mutated = not all(_unchanged(a, g) for a, g in zip(args, given) if isinstance(a, (TensorArg, np.ndarray)))
     return result, mutated
 
 
@@ -146,8 +164,10 @@ def _run_module(torch, cls, init, state, train, args, kwargs):
     module = cls(**init)
     params = {name: list(p.shape) for name, p in module.named_parameters()}
     buffers = sorted(name for name, _ in module.named_buffers())
-    linears = {name: {"linear": isinstance(m, torch.nn.Linear), "bias": getattr(m, "bias", None) is not None}
-               for name, m in module.named_children()}
+    linears = {
+        name: {"linear": isinstance(m, torch.nn.Linear), "bias": getattr(m, "bias", None) is not None}
+        for name, m in module.named_children()
+    }
     loaded = {"missing": [], "unexpected": []}
     if state is not None:
         result = module.load_state_dict(state, strict=False)
@@ -165,6 +185,7 @@ def probe_heatmap(fn, args, kwargs):
     notebook's later figures still appear.
     """
     import matplotlib
+
     previous = matplotlib.get_backend()
     matplotlib.use("Agg", force=True)
     try:
@@ -180,10 +201,12 @@ def _describe_heatmaps(fn, args, kwargs):
 
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
+
     shown = []
 
     def record(*args, **kwargs):
         shown.append(1)
+
     plt.close("all")
     # Where showing happens, whatever name the student called it by: the backend's show and Figure.show.
     with mock.patch.object(plt._get_backend_mod(), "show", record), mock.patch.object(Figure, "show", record):
@@ -196,9 +219,16 @@ def _describe_heatmaps(fn, args, kwargs):
         spec = ax.get_subplotspec()  # a colour bar beside one plot nests it: take its place in the figure's grid
         spec = spec.get_topmost_subplotspec() if spec is not None else None
         images = [np.asarray(im.get_array(), dtype=np.float64) for im in ax.get_images()]
-        axes.append({"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
-                     "colorbar": ax.get_label() == "<colorbar>", "images": images[:MAX_ITEMS],
-                     "position": list(spec.get_geometry()) if spec is not None else None})
+        axes.append(
+            {
+                "xlabel": ax.get_xlabel(),
+                "ylabel": ax.get_ylabel(),
+                "title": ax.get_title(),
+                "colorbar": ax.get_label() == "<colorbar>",
+                "images": images[:MAX_ITEMS],
+                "position": list(spec.get_geometry()) if spec is not None else None,
+            }
+        )
     plt.close("all")
     return {"type": "Figure", "axes": axes, "shown": len(shown)}
 

@@ -5,6 +5,7 @@ The kit's modules hold the hidden parts too; the student's copies, which the rel
 (grader/release/compile.py), hold the visible parts only, and what each exercise is worth (``POINTS``), which the
 build reads from the test cells' metadata (grader/checks/notebook.py reads it in the kit).
 """
+
 import functools
 import importlib
 import pathlib

@@ -1,4 +1,5 @@
 """Running the cases: planned once, run by a sandbox or here, the source cases read from the notebook's code."""
+
 import copy
 import functools
 import json
@@ -6,9 +7,11 @@ import json
 from . import plain
 from .scoring import judge_parts
 
-
-UNREADABLE = {"type": "crashed", "reason": "the notebook's code cells are not available to read (run the check "
-              "in the notebook, or with pytest on the notebook)"}
+UNREADABLE = {
+    "type": "crashed",
+    "reason": "the notebook's code cells are not available to read (run the check "
+    "in the notebook, or with pytest on the notebook)",
+}
 
 
 def plan(parts):
@@ -58,6 +61,7 @@ def with_source_outcomes(planned, outcomes, sources):
     outcomes, read from ``sources`` (the notebook's code cells that ran before the test cell; None
     when they are not available, and the source cases then fail, saying why)."""
     from .policy import source_outcome
+
     merged, places, shared = [], iter(planned.asked[1]), set()
     for _, cases in planned:
         for case in cases:
@@ -73,6 +77,7 @@ def with_source_outcomes(planned, outcomes, sources):
 def notebook_sources():
     """The cells run so far in this IPython session (its ``In`` history), or None outside IPython."""
     import sys
+
     if "IPython" not in sys.modules:
         return None
     shell = sys.modules["IPython"].get_ipython()
@@ -87,6 +92,7 @@ def run_locally(obj, planned, sources=None):
     so far in this IPython session; outside IPython they cannot be checked and fail, saying why.
     """
     from .probes import run_probe
+
     if sources is None:
         sources = notebook_sources()
     outcomes = [run_probe(obj, r["probe"], plain.from_plain(r["params"])) for r in sandbox_requests(planned)]

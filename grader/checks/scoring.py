@@ -1,13 +1,15 @@
 """Judging and scoring: the verdict on the cases' plain outcomes, given where the student's code never ran."""
+
 import numpy as np
 
 from . import plain
 from .cases import CouldNotCheck, Mismatch, PartResult
 
-
-BATCH_FIX = ("Likely fix: count dimensions from the end, so that leading batch dimensions pass through: "
-             "transpose only the last two dimensions (keys.transpose(-2, -1), not keys.T), take the softmax over "
-             "dim=-1 and sum over the keys with dim=-2, and write `...` for the batch dimensions in einsum.")
+BATCH_FIX = (
+    "Likely fix: count dimensions from the end, so that leading batch dimensions pass through: "
+    "transpose only the last two dimensions (keys.transpose(-2, -1), not keys.T), take the softmax over "
+    "dim=-1 and sum over the keys with dim=-2, and write `...` for the batch dimensions in einsum."
+)
 
 
 def total_score(results):
@@ -30,10 +32,14 @@ def gate_note(results):
     if not gates or not any(r.score for r in results):
         return None
     if any(r.fixed for r in gates):
-        return ("No points for this exercise: it gives the same numbers whatever its inputs, so the parts it "
-                "passed do not count (an answer must compute the result, not return fixed numbers).")
-    return ("No points for this exercise: it is wrong on new inputs (random inputs of other sizes), so the parts "
-            "it passed do not count until it computes the right result for any input.")
+        return (
+            "No points for this exercise: it gives the same numbers whatever its inputs, so the parts it "
+            "passed do not count (an answer must compute the result, not return fixed numbers)."
+        )
+    return (
+        "No points for this exercise: it is wrong on new inputs (random inputs of other sizes), so the parts "
+        "it passed do not count until it computes the right result for any input."
+    )
 
 
 def judge_case(case, outcome):
@@ -88,9 +94,13 @@ def _repeated(case, outcome, every_case, outcomes):
     if values is None:
         return False
     shapes = _input_shapes(case.params)
-    return any(other.get("values") is not None and _input_shapes(other_case.params) != shapes
-               and np.shape(other["values"]) == np.shape(values) and np.array_equal(other["values"], values)
-               for other_case, other in zip(every_case, outcomes))
+    return any(
+        other.get("values") is not None
+        and _input_shapes(other_case.params) != shapes
+        and np.shape(other["values"]) == np.shape(values)
+        and np.array_equal(other["values"], values)
+        for other_case, other in zip(every_case, outcomes)
+    )
 
 
 def judge_parts(planned, outcomes):

@@ -3,6 +3,7 @@
 One headline with the points on the notebook's scale, a line per check, one likely mistake for
 the whole exercise, and lines wrapped to fit a page (formgrader shows text in a box it does not wrap).
 """
+
 import textwrap
 from collections import Counter
 
@@ -18,10 +19,20 @@ def wrap(text, width=WIDTH):
     folded = []
     for line in text.splitlines():
         body = line.lstrip()
-        indent = line[:len(line) - len(body)]
+        indent = line[: len(line) - len(body)]
         hang = indent + (" " * 5 if body.startswith(MARKS) else "  ")
-        folded.append(textwrap.fill(body, width, initial_indent=indent, subsequent_indent=hang,
-                                    break_long_words=False, break_on_hyphens=False) if body else line)
+        folded.append(
+            textwrap.fill(
+                body,
+                width,
+                initial_indent=indent,
+                subsequent_indent=hang,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            if body
+            else line
+        )
     return "\n".join(folded)
 
 
@@ -39,8 +50,11 @@ def _points(value):
 
 def checks_passed(passed, hidden_passed=None):
     """``visible checks 1/1 passed``, with the hidden checks' count once they ran: (passed, total) pairs."""
-    said = [f"{kind} checks {count[0]}/{count[1]} passed"
-            for kind, count in (("visible", passed), ("hidden", hidden_passed)) if count and count[1]]
+    said = [
+        f"{kind} checks {count[0]}/{count[1]} passed"
+        for kind, count in (("visible", passed), ("hidden", hidden_passed))
+        if count and count[1]
+    ]
     return ", ".join(said) or "no checks ran"
 
 
@@ -49,8 +63,10 @@ def headline(name, counts, points, score=None, whole="this exercise is"):
     ``score`` is None when only the visible checks ran (the student's own notebook or pytest); ``whole`` says what
     the points are of, with its verb."""
     if score is None:
-        return (f"{name}: {checks_passed(*counts)}; {whole} worth {_points(points)}; the other checks, run at "
-                "grading, try new inputs")
+        return (
+            f"{name}: {checks_passed(*counts)}; {whole} worth {_points(points)}; the other checks, run at "
+            "grading, try new inputs"
+        )
     return f"{name}: {score:g} / {_points(points)}; {checks_passed(*counts)}"
 
 

@@ -4,6 +4,7 @@ Every file is recognised on its own (see :mod:`grader.collect.formats`), its LMS
 course's roster, its name to a released notebook (see :mod:`grader.collect.names`), and the latest version
 of each student's notebook kept; nothing is copied in a dry run.
 """
+
 import zoneinfo
 
 from ..course import Course
@@ -38,8 +39,13 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
         elif not isinstance(result, Found):
             report.unmatched.append(Skipped(*result))
         elif not _released(result, released):
-            report.skipped.append(Skipped(result.source, f"unknown notebook {result.notebook} (the assignment "
-                                                         f"has {', '.join(sorted(released))})", "unknown notebook"))
+            report.skipped.append(
+                Skipped(
+                    result.source,
+                    f"unknown notebook {result.notebook} (the assignment has {', '.join(sorted(released))})",
+                    "unknown notebook",
+                )
+            )
         else:
             student, why = roster.match(result.identity, students)
             if student:
@@ -47,7 +53,8 @@ def collect(source, course=".", assignment="self_attention", roster_csv=None, dr
                 matched.append((student, result))
             else:
                 (report.ambiguous if why.startswith("ambiguous") else report.unmatched).append(
-                    Skipped(result.source, why))
+                    Skipped(result.source, why)
+                )
     kept, superseded, ambiguous = latest(matched)
     kept, stale = older_than_collected(course, kept)
     report.skipped += [Skipped(f.source, why, "older version") for f, why in superseded + stale]

@@ -3,6 +3,7 @@
 Versions are ordered by submission time, then by name (a file with the released notebook's exact name
 before a renamed copy of the same submission), then by the LMS's own order of files.
 """
+
 import datetime
 import itertools
 
@@ -19,8 +20,12 @@ def latest(matched):
         ties = [f for f in versions[1:] if _order(f) == _order(newest)]
         if ties:
             for found in [newest, *ties]:
-                ambiguous.append((found, f"ambiguous: {len(ties) + 1} files are {student}'s {notebook} "
-                                         "and nothing tells which is newer"))
+                ambiguous.append(
+                    (
+                        found,
+                        f"ambiguous: {len(ties) + 1} files are {student}'s {notebook} and nothing tells which is newer",
+                    )
+                )
             continue
         kept.append((student, newest))
         superseded += [(f, f"superseded by {newest.source}") for f in versions[1:]]

@@ -1,4 +1,5 @@
 """What collect learns from one file of a download: who handed it in, which notebook, when, which version."""
+
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -8,6 +9,7 @@ class Identity:
     """The student as the LMS names them. ``usernames`` are the login names the file could belong to
     (Blackboard's names can be split more than one way); ``user_id`` is the LMS's own number; ``aliases`` are
     other ways of writing it (Canvas's anonymous ``anon_Ab3dE`` is ``Ab3dE`` in Canvas's pages)."""
+
     lms: str
     shown: str
     user_id: str | None = None
@@ -21,6 +23,7 @@ class Identity:
 @dataclass
 class Found:
     """A notebook in the download. ``version`` orders the versions of one notebook (greater is later)."""
+
     source: str
     identity: Identity
     notebook: str
@@ -36,6 +39,7 @@ class Found:
 class Ignored:
     """A file left out on purpose. ``kind`` names what it is, in the singular; the files the LMS or the operating
     system adds to every download (receipts, index pages...) are not ``listed`` one by one, only counted."""
+
     source: str
     reason: str
     kind: str = "other file"

@@ -6,6 +6,7 @@ copy suffix that a browser or a file manager adds (``name (1).ipynb``, ``name-1.
 is matched like this, and the name with its suffix is tried before the name without it, so two different
 notebooks are never taken for one.
 """
+
 import re
 
 COPY_SUFFIX = re.compile(r"^(?P<stem>.+?)(?:\s*\(\d+\)|[ _-]\d+)$")
@@ -20,8 +21,8 @@ def release_name(name, released):
         return None
     keys = {}
     for notebook in released:
-        keys.setdefault(_key(notebook[:-len(SUFFIX)]), []).append(notebook)
-    stem = name[:-len(SUFFIX)]
+        keys.setdefault(_key(notebook[: -len(SUFFIX)]), []).append(notebook)
+    stem = name[: -len(SUFFIX)]
     copy = COPY_SUFFIX.match(stem)
     for candidate in [stem] + ([copy["stem"]] if copy else []):
         found = keys.get(_key(candidate), [])

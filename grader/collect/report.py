@@ -1,4 +1,5 @@
 """What a collection did (or, with ``--dry-run``, would do): each file matched, ambiguous, unmatched or skipped."""
+
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -20,6 +21,7 @@ class Imported:
 class Skipped:
     """A file not collected. ``kind`` (singular) groups it in the summary; ``listed`` files are named one a line,
     the others (receipts, index pages, the operating system's files) only counted."""
+
     source: str
     reason: str
     kind: str = "other file"
@@ -41,8 +43,10 @@ class CollectReport:
         verb = "would import" if self.dry_run else "imported"
         lines = [f"{verb} {count(len(self.imported), 'notebook')} from {count(len(students), 'student')}"]
         if self.dry_run:
-            lines += [f"  {i.student}/{i.notebook}  <-  {i.source}" + (f"  ({i.identity})" if i.identity else "")
-                      for i in self.imported]
+            lines += [
+                f"  {i.student}/{i.notebook}  <-  {i.source}" + (f"  ({i.identity})" if i.identity else "")
+                for i in self.imported
+            ]
         renamed = [i for i in self.imported if i.renamed_from]
         if renamed:
             lines.append(f"{count(len(renamed), 'notebook')} handed in under another name, taken as the released one:")
@@ -54,8 +58,10 @@ class CollectReport:
                 lines += [f"  {s.source}: {s.reason}" for s in items]
         if self.skipped:
             kinds = Counter(s.kind for s in self.skipped)
-            lines.append(f"{count(len(self.skipped), 'file')} skipped: "
-                         + ", ".join(count(n, kind) for kind, n in kinds.most_common()))
+            lines.append(
+                f"{count(len(self.skipped), 'file')} skipped: "
+                + ", ".join(count(n, kind) for kind, n in kinds.most_common())
+            )
             lines += [f"  {s.source}: {s.reason}" for s in self.skipped if s.listed or self.dry_run]
         if self.log:
             lines.append(f"log: {self.log}")
@@ -65,7 +71,10 @@ class CollectReport:
         absent = sorted(set(self.roster) - students)
         if not self.roster or not absent:
             return []
-        named = ", ".join(absent[:NAMED_AT_MOST]) + (f" and {len(absent) - NAMED_AT_MOST} more"
-                                                      if len(absent) > NAMED_AT_MOST else "")
-        return [f"students on the roster in this download: {len(self.roster) - len(absent)} of {len(self.roster)} "
-                f"(not in it: {named})"]
+        named = ", ".join(absent[:NAMED_AT_MOST]) + (
+            f" and {len(absent) - NAMED_AT_MOST} more" if len(absent) > NAMED_AT_MOST else ""
+        )
+        return [
+            f"students on the roster in this download: {len(self.roster) - len(absent)} of {len(self.roster)} "
+            f"(not in it: {named})"
+        ]

@@ -1,10 +1,12 @@
 """The course's students (nbgrader's gradebook or a roster CSV), and which one an LMS identity names."""
+
 import csv
 import re
 import unicodedata
 
 from ..errors import UsageError
-from ..gradebook import Person, students as gradebook_students
+from ..gradebook import Person
+from ..gradebook import students as gradebook_students
 from .formats import canvas
 
 SAFE_ID = re.compile(r"^[\w@+-][\w.@+-]*$")  # letters of any script, digits, _ . @ + -; no leading dot
@@ -21,10 +23,15 @@ def _read_csv(path):
         with open(path, newline="", encoding="utf-8-sig") as handle:
             rows = csv.DictReader(handle)
             if "id" not in (rows.fieldnames or []):
-                raise UsageError(f"the roster {path} has no id column (its first line names the columns: "
-                                 f"{', '.join(Person.__dataclass_fields__)})")
-            return [Person(**{k: (row.get(k) or "").strip() for k in Person.__dataclass_fields__})
-                    for row in rows if (row.get("id") or "").strip()]
+                raise UsageError(
+                    f"the roster {path} has no id column (its first line names the columns: "
+                    f"{', '.join(Person.__dataclass_fields__)})"
+                )
+            return [
+                Person(**{k: (row.get(k) or "").strip() for k in Person.__dataclass_fields__})
+                for row in rows
+                if (row.get("id") or "").strip()
+            ]
     except (FileNotFoundError, IsADirectoryError):
         raise UsageError(f"no roster file {path}") from None
     except UnicodeDecodeError:
@@ -41,8 +48,10 @@ def match(identity, students):
     if strong:
         return None, f"ambiguous: {identity.shown} could be {', '.join(sorted(strong))}"
     if identity.anonymous:
-        return None, (f"anonymous grading: {identity.shown} is on no roster row (put the LMS's anonymous id "
-                      "in the lms_user_id column)")
+        return None, (
+            f"anonymous grading: {identity.shown} is on no roster row (put the LMS's anonymous id "
+            "in the lms_user_id column)"
+        )
     named = {s.id for s in students if identity.name and _same_name(identity, s)}
     if len(named) == 1:
         return _safe(named.pop(), "by name")
@@ -53,19 +62,25 @@ def match(identity, students):
 
 def _without_roster(identity):
     if len(identity.usernames) == 1:
-        return _safe(identity.usernames[0], f"no roster: the {'anonymous id' if identity.anonymous else 'username'} "
-                                            "is the student id")
+        return _safe(
+            identity.usernames[0],
+            f"no roster: the {'anonymous id' if identity.anonymous else 'username'} is the student id",
+        )
     if identity.usernames:
         return None, f"ambiguous: the username could be {', '.join(identity.usernames)}; give a roster"
-    return None, (f"no roster to match {identity.shown} against: add the students (nbgrader db student "
-                  "import) or pass --roster")
+    return None, (
+        f"no roster to match {identity.shown} against: add the students (nbgrader db student import) or pass --roster"
+    )
 
 
 def _same_account(identity, student):
     keys = {student.id, student.lms_user_id} - {""}
     ids = {identity.user_id, *identity.usernames} - {None, ""}
-    return bool(keys & ids or (student.lms_user_id and student.lms_user_id in identity.aliases)
-                or (identity.email and student.email and identity.email.casefold() == student.email.casefold()))
+    return bool(
+        keys & ids
+        or (student.lms_user_id and student.lms_user_id in identity.aliases)
+        or (identity.email and student.email and identity.email.casefold() == student.email.casefold())
+    )
 
 
 def _same_name(identity, student):

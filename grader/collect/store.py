@@ -6,6 +6,7 @@ replaced is first moved to ``replaced/`` beside the log. ``collected/<assignment
 each student's latest LMS identity, for ``export``; ``versions.json`` the submission time of each
 notebook collected, so that a later collection of an older download never replaces a newer version.
 """
+
 import dataclasses
 import datetime
 import json
@@ -19,7 +20,7 @@ TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"  # nbgrader's own (Exchange.timest
 def store(course, kept):
     """Write each (student, Found) of ``kept`` in ``course`` (a resolved :class:`~grader.course.Course`);
     return the log's path."""
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     run = course.collected / now.strftime("%Y%m%dT%H%M%S.%fZ")
     log = {"collected_at": now.isoformat(), "files": [], "replaced": []}
     by_student = {}
@@ -31,14 +32,25 @@ def store(course, kept):
         for found in founds:
             target = folder / pathlib.PurePath(found.notebook).name  # a released notebook's name
             _write(target, found.read(), run / "replaced" / student, log)
-            log["files"].append({"student": student, "notebook": found.notebook, "source": found.source,
-                                 "renamed_from": found.renamed_from,
-                                 "submitted_at": _iso(found.submitted_at), "late": found.late,
-                                 "identity": dataclasses.asdict(found.identity)})
+            log["files"].append(
+                {
+                    "student": student,
+                    "notebook": found.notebook,
+                    "source": found.source,
+                    "renamed_from": found.renamed_from,
+                    "submitted_at": _iso(found.submitted_at),
+                    "late": found.late,
+                    "identity": dataclasses.asdict(found.identity),
+                }
+            )
         times = [f.submitted_at for f in founds if f.submitted_at]
         if times:
-            _write(folder / "timestamp.txt", max(times).strftime(TIMESTAMP_FORMAT).encode(),
-                   run / "replaced" / student, log)
+            _write(
+                folder / "timestamp.txt",
+                max(times).strftime(TIMESTAMP_FORMAT).encode(),
+                run / "replaced" / student,
+                log,
+            )
     run.mkdir(parents=True, exist_ok=True)
     (run / "log.json").write_text(json.dumps(log, indent=1, ensure_ascii=False))
     _remember(course, log["files"])

@@ -2,6 +2,7 @@
 
 Answer kinds map to the exercise status the grader must report (grader.autograde.record).
 """
+
 import re
 
 from ..checks.cells import definition
@@ -12,9 +13,9 @@ STUB_BODY = re.compile(r"^([ \t]*)raise NotImplementedError\(\)", re.MULTILINE)
 
 ANSWER_STATUS = {
     "loop_definition": "timeout",  # waits for ever while the answer cell runs; the exercise is never defined
-    "loop_call": "timeout",        # waits for ever when the test cell calls it
-    "crash_call": "crashed",       # kills the kernel when the test cell calls it
-    "undefined": "undefined",      # the answer cell defines another name
+    "loop_call": "timeout",  # waits for ever when the test cell calls it
+    "crash_call": "crashed",  # kills the kernel when the test cell calls it
+    "undefined": "undefined",  # the answer cell defines another name
 }
 ANSWER_BREAKERS = tuple(ANSWER_STATUS)
 NOTEBOOK_BREAKERS = ("invalid", "deleted_test", "edited_test")
@@ -32,7 +33,9 @@ def broken_answer(kind, name, stub, reference):
     if kind == "loop_definition":
         return "import time\n\nwhile True:  # wait until the data is ready\n    time.sleep(1)\n\n" + reference
     if kind == "loop_call":
-        return _replace_body(stub, ["import time", "while True:  # wait for the weights to settle", "    time.sleep(1)"])
+        return _replace_body(
+            stub, ["import time", "while True:  # wait for the weights to settle", "    time.sleep(1)"]
+        )
     if kind == "crash_call":
         return _replace_body(stub, ["import os", "os._exit(1)"])
     if kind == "undefined":

@@ -1,4 +1,5 @@
 """Where each exercise lives in a notebook: its answer cell and its test cell."""
+
 import re
 
 from ..checks.cells import definition

@@ -3,17 +3,17 @@
 This path shares the checks with the real grader but none of its machinery (nbgrader, the
 sandbox, the kernel), so comparing the two tests that machinery.
 """
+
 import copy
 import re
 
-from ..records import GRADED
+from ..checks.in_process import run_code_cells
+from ..checks.notebook import exercise_cells, exercise_points, sources_before
+from ..checks.registry import visible_parts
 from ..checks.running import grade_locally
 from ..checks.scoring import scaled
-from ..checks.notebook import exercise_points
-from ..checks.registry import visible_parts
 from ..hidden import hidden_parts
-from ..checks.in_process import run_code_cells
-from ..checks.notebook import exercise_cells, sources_before
+from ..records import GRADED
 from .cells import answer_cells
 
 
@@ -33,8 +33,12 @@ def grade(name, obj, sources):
     """
     results = grade_locally(_parts(name), obj, sources)
     found = sorted({r.failure.misconception for r in results if r.failure and r.failure.misconception})
-    return {"score": scaled(results, max_score(name)), "max_score": max_score(name), "status": GRADED,
-            "misconceptions": found}
+    return {
+        "score": scaled(results, max_score(name)),
+        "max_score": max_score(name),
+        "status": GRADED,
+        "misconceptions": found,
+    }
 
 
 def zero(name, status):
@@ -43,8 +47,11 @@ def zero(name, status):
 
 def unreadable(nb, status):
     """Every exercise of a notebook that could not be run: nothing scored."""
-    return {"status": status, "exercises": {name: zero(name, "ungraded") for name in exercise_cells(nb)},
-            "tampered": []}
+    return {
+        "status": status,
+        "exercises": {name: zero(name, "ungraded") for name in exercise_cells(nb)},
+        "tampered": [],
+    }
 
 
 def _closure(name, sources):
@@ -82,7 +89,8 @@ def graded(nb, directory, declared):
         if key not in _GRADES:
             if namespace is None:
                 namespace, _ = run_code_cells(nb, directory)
-            _GRADES[key] = grade(name, namespace[name], sources_before(nb, name)) if name in namespace \
-                else zero(name, "undefined")
+            _GRADES[key] = (
+                grade(name, namespace[name], sources_before(nb, name)) if name in namespace else zero(name, "undefined")
+            )
         exercises[name] = copy.deepcopy(_GRADES[key])
     return {"status": GRADED, "exercises": exercises, "tampered": []}

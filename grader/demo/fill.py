@@ -1,4 +1,5 @@
 """Fill a released notebook's answer cells, as a student would."""
+
 import copy
 import re
 
@@ -11,8 +12,7 @@ def reference_answers(solution_nb):
     for cell in solution_nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         if meta.get("solution") and not meta.get("grade"):
-            answers[meta["grade_id"]] = "\n".join(
-                line for line in cell.source.splitlines() if not MARKER.match(line))
+            answers[meta["grade_id"]] = "\n".join(line for line in cell.source.splitlines() if not MARKER.match(line))
     return answers
 
 

@@ -1,4 +1,5 @@
 """The demo class: one folder of submitted notebooks per student, and the grades each deserves."""
+
 import contextlib
 import pathlib
 
@@ -25,8 +26,7 @@ class DemoNotebooks:
     def __init__(self, release, solutions):
         self.release = pathlib.Path(release)
         self.notebooks = {nb: nbformat.read(str(self.release / nb), as_version=4) for nb in notebooks()}
-        self.solutions = {nb: nbformat.read(str(pathlib.Path(solutions) / nb), as_version=4)
-                          for nb in notebooks()}
+        self.solutions = {nb: nbformat.read(str(pathlib.Path(solutions) / nb), as_version=4) for nb in notebooks()}
         self.cells = {nb: answer_cells(self.notebooks[nb]) for nb in self.notebooks}
         self.pasted = {nb: pasted_cells(self.notebooks[nb]) for nb in self.notebooks}
         self.references = {}
@@ -56,13 +56,18 @@ def _submission(course, nb, submission, correct):
     ``correct`` holds the exercises the student answered correctly in any notebook: those they paste
     where another notebook asks for them.
     """
-    sources = {grade_id(course.cells[nb][name]): course.source(nb, name, answer)
-               for name, answer in submission.answers.items() if answer != "stub"}
-    sources.update({grade_id(cell): course.references[nb][name]
-                    for name, cell in course.pasted[nb].items() if name in correct})
+    sources = {
+        grade_id(course.cells[nb][name]): course.source(nb, name, answer)
+        for name, answer in submission.answers.items()
+        if answer != "stub"
+    }
+    sources.update(
+        {grade_id(cell): course.references[nb][name] for name, cell in course.pasted[nb].items() if name in correct}
+    )
     filled = fill(course.notebooks[nb], sources)
-    declared = {name: ANSWER_STATUS[a] for name, a in submission.answers.items() if a in ANSWER_STATUS
-                and a != "undefined"}
+    declared = {
+        name: ANSWER_STATUS[a] for name, a in submission.answers.items() if a in ANSWER_STATUS and a != "undefined"
+    }
     for name, answer in submission.answers.items():
         if answer in CALL_BREAKERS:
             comment_out_demos(filled, name)
@@ -75,9 +80,17 @@ def _submission(course, nb, submission, correct):
 
 
 def _composition(student):
-    return {"profile": student.profile, "notebooks": {
-        nb: {"answers": {name: label(a) for name, a in s.answers.items()}, "breakage": s.breakage, "target": s.target}
-        for nb, s in student.notebooks.items()}}
+    return {
+        "profile": student.profile,
+        "notebooks": {
+            nb: {
+                "answers": {name: label(a) for name, a in s.answers.items()},
+                "breakage": s.breakage,
+                "target": s.target,
+            }
+            for nb, s in student.notebooks.items()
+        },
+    }
 
 
 def make_class(out_dir, seed=0, release=RELEASE, solutions=SOLUTIONS):
@@ -95,6 +108,7 @@ def one_torch_thread():
     second thread costs more CPU than it saves on arrays this small, and a process that has started one can no
     longer fork (the demo's autograde then starts each grading process as a new interpreter)."""
     import torch
+
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
@@ -119,5 +133,10 @@ def _make_class(out_dir, seed, release, solutions):
             path.write_text(text)
         if student.submitted_at:
             (out_dir / student.id / "timestamp.txt").write_text(student.submitted_at + "\n")
-    return ClassPlan(seed, DUE.isoformat(), {s.id: s.submitted_at for s in students if s.submitted_at},
-                     {s.id: _composition(s) for s in students}, grades)
+    return ClassPlan(
+        seed,
+        DUE.isoformat(),
+        {s.id: s.submitted_at for s in students if s.submitted_at},
+        {s.id: _composition(s) for s in students},
+        grades,
+    )

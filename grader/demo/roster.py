@@ -1,4 +1,5 @@
 """Who the demo students are and what each of them submits, drawn from a seed."""
+
 import datetime
 import random
 import unicodedata
@@ -7,20 +8,83 @@ from dataclasses import dataclass, field
 from .broken import ANSWER_BREAKERS, NOTEBOOK_BREAKERS
 from .mistakes import MISTAKES, Mistake
 
-DUE = datetime.datetime(2025, 3, 14, 17, 0, tzinfo=datetime.timezone.utc)
+DUE = datetime.datetime(2025, 3, 14, 17, 0, tzinfo=datetime.UTC)
 NAMES = (
-    "aisha", "bao", "carmen", "dmitri", "elif", "farid", "greta", "hiroshi", "ines", "jonas", "kemal",
-    "lucia", "mateo", "nadia", "oskar", "priya", "quentin", "rosa", "samir", "tamar", "umar", "vera",
-    "wen", "ximena", "yusuf", "zofia", "amelie", "bilal", "chiara", "diego", "emeka", "freya",
+    "aisha",
+    "bao",
+    "carmen",
+    "dmitri",
+    "elif",
+    "farid",
+    "greta",
+    "hiroshi",
+    "ines",
+    "jonas",
+    "kemal",
+    "lucia",
+    "mateo",
+    "nadia",
+    "oskar",
+    "priya",
+    "quentin",
+    "rosa",
+    "samir",
+    "tamar",
+    "umar",
+    "vera",
+    "wen",
+    "ximena",
+    "yusuf",
+    "zofia",
+    "amelie",
+    "bilal",
+    "chiara",
+    "diego",
+    "emeka",
+    "freya",
 )
 LAST_NAMES = (
-    "Karimi", "Nguyen", "Ortega", "Volkov", "Yılmaz", "Haddad", "Lindqvist", "Tanaka", "Moreau", "Becker", "Demir",
-    "Romano", "Fernández", "Petrova", "Nowak", "Raman", "Dubois", "Jiménez", "Nasser", "Cohen", "Sheikh", "Ivanova",
-    "Li", "Cruz", "Okafor", "Wiśniewska", "Laurent", "Rahman", "Bianchi", "Morales", "Eze", "Olsen",
+    "Karimi",
+    "Nguyen",
+    "Ortega",
+    "Volkov",
+    "Yılmaz",
+    "Haddad",
+    "Lindqvist",
+    "Tanaka",
+    "Moreau",
+    "Becker",
+    "Demir",
+    "Romano",
+    "Fernández",
+    "Petrova",
+    "Nowak",
+    "Raman",
+    "Dubois",
+    "Jiménez",
+    "Nasser",
+    "Cohen",
+    "Sheikh",
+    "Ivanova",
+    "Li",
+    "Cruz",
+    "Okafor",
+    "Wiśniewska",
+    "Laurent",
+    "Rahman",
+    "Bianchi",
+    "Morales",
+    "Eze",
+    "Olsen",
 )
 ASCII = str.maketrans("ı", "i")  # the one letter of the names that NFKD does not fold
-PROFILES = (["full"] * 3 + ["stubs"] * 2 + ["partial"] * 18 + ["missing_all", "missing_some"]
-            + [f"broken:{kind}" for kind in NOTEBOOK_BREAKERS + ANSWER_BREAKERS])
+PROFILES = (
+    ["full"] * 3
+    + ["stubs"] * 2
+    + ["partial"] * 18
+    + ["missing_all", "missing_some"]
+    + [f"broken:{kind}" for kind in NOTEBOOK_BREAKERS + ANSWER_BREAKERS]
+)
 LATE = 6
 CHANCES = (("reference", 0.6), ("stub", 0.2), ("wrong", 0.2))
 
@@ -28,9 +92,10 @@ CHANCES = (("reference", 0.6), ("stub", 0.2), ("wrong", 0.2))
 @dataclass
 class Submission:
     """One notebook of one student: an answer per exercise, and how the notebook itself is broken."""
+
     answers: dict  # exercise -> "reference" | "stub" | a broken-answer kind | a Mistake
     breakage: str | None = None  # "invalid" | "deleted_test" | "edited_test"
-    target: str | None = None    # the exercise whose test cell was deleted or edited
+    target: str | None = None  # the exercise whose test cell was deleted or edited
 
 
 @dataclass
@@ -94,8 +159,11 @@ def _break(rng, student, kind, exercises, safe):
     if kind == "invalid":
         student.notebooks[rng.choice(sorted(exercises))].breakage = kind
         return
-    targets = sorted(safe if kind in ("loop_definition", "loop_call", "crash_call") else
-                     [(nb, name) for nb, names in exercises.items() for name in names])
+    targets = sorted(
+        safe
+        if kind in ("loop_definition", "loop_call", "crash_call")
+        else [(nb, name) for nb, names in exercises.items() for name in names]
+    )
     nb, name = rng.choice(targets)
     submission = student.notebooks[nb]
     if kind in NOTEBOOK_BREAKERS:

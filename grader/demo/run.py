@@ -1,4 +1,5 @@
 """``demo``: a whole course round on the generated demo class, checked against the generator's grades."""
+
 import pathlib
 import shutil
 import sys
@@ -32,8 +33,10 @@ def lms_zip(class_dir, plan, path):
                 name = RENAMES[number % 2](notebook.name) if (student, notebook.name) in renamed else notebook.name
                 archive.write(notebook, f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}_{name}")
             first, last, _ = person(student)
-            archive.writestr(f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}.txt",
-                             f"Name: {first} {last} ({student})\nAssignment: Self-attention\n")
+            archive.writestr(
+                f"gradebook_export/{ASSIGNMENT}_{student}_attempt_{stamp}.txt",
+                f"Name: {first} {last} ({student})\nAssignment: Self-attention\n",
+            )
     return path
 
 
@@ -67,7 +70,9 @@ def differences(plan, course):
         scores = {c.name: (c.score or 0.0, _exercise_status(got, c)) for c in got.cells}
         for name, want in expected["exercises"].items():
             if scores.get(name) != (want["score"], want["status"]):
-                found.append(f"{student} {notebook} {name}: {scores.get(name)}, expected {(want['score'], want['status'])}")
+                found.append(
+                    f"{student} {notebook} {name}: {scores.get(name)}, expected {(want['score'], want['status'])}"
+                )
         tampered = sorted((t["grade_id"], t["change"]) for t in got.tampered)
         if tampered != sorted((t["grade_id"], t["change"]) for t in expected["tampered"]):
             found.append(f"{student} {notebook}: tampered {tampered}, expected {expected['tampered']}")
@@ -90,6 +95,7 @@ def demo(out="build/demo", lti=False):
     from ..release import release
     from ..report import report
     from ..similarity import similarity
+
     started = time.monotonic()
     course = Course.at(new_course(pathlib.Path(out).resolve() / "course"), ASSIGNMENT)
     say = lambda text: print(f"[{time.monotonic() - started:6.1f} s] {text}", file=sys.stderr)  # noqa: E731
@@ -110,16 +116,23 @@ def demo(out="build/demo", lti=False):
     page = report(course=course)
     mismatches = differences(plan, course)
     handed_in = sum(len(c["notebooks"]) for c in plan.composition.values())
-    lines = [table, "",
-             f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} for "
-             f"{len(plan.expected) - len(mismatches)} of the {len(plan.expected)} notebooks "
-             f"({len(plan.students)} students, {handed_in} notebooks handed in, {len(plan.expected) - handed_in} not)",
-             *mismatches, feedback_summary(pages, course),
-             summary("export", grades, course), summary("report", page, course),
-             f"demo finished in {time.monotonic() - started:.1f} s", summary("similarity", similar, course)]
+    lines = [
+        table,
+        "",
+        f"grades equal the generator's expectations: {'yes' if not mismatches else 'NO'} for "
+        f"{len(plan.expected) - len(mismatches)} of the {len(plan.expected)} notebooks "
+        f"({len(plan.students)} students, {handed_in} notebooks handed in, {len(plan.expected) - handed_in} not)",
+        *mismatches,
+        feedback_summary(pages, course),
+        summary("export", grades, course),
+        summary("report", page, course),
+        f"demo finished in {time.monotonic() - started:.1f} s",
+        summary("similarity", similar, course),
+    ]
     if mismatches:
         raise SystemExit("\n".join(lines))
     if lti:  # the graded class posted to a test LTI 1.3 platform on 127.0.0.1 (grader/lms/demo.py)
         from ..lms.demo import post_demo_class
+
         lines.append(post_demo_class(course, plan.students))
     return "\n".join(lines)

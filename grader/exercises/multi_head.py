@@ -4,6 +4,7 @@ Visible parts first, then what only grading uses: the known outputs, the hidden 
 each stands in ``PARTS``) and the wrong answers. The student's copy holds the visible parts only
 (grader/release/compile.py).
 """
+
 import numpy as np
 import torch
 import torch.nn as nn
@@ -14,9 +15,10 @@ from ..checks.judges import array_of, close, finite, parameters_as_wanted
 from ..checks.plain import TensorArg
 from ..hidden.edits import edit
 from ..hidden.randomised import random_array
-from ..hidden.wrong_answers import making, Wrong
+from ..hidden.wrong_answers import Wrong, making
 
 NOTEBOOK = "05_multi_head_attention.ipynb"
+
 
 def torch_names(embed_dim):
     """The state-dict entries of nn.MultiheadAttention(embed_dim, num_heads, batch_first=True)."""
@@ -26,14 +28,22 @@ def torch_names(embed_dim):
 
 def same_parameters(outcome, embed_dim):
     """The parameters match PyTorch's entry for entry, so that its state dict loads; any buffers are fine."""
-    parameters_as_wanted(outcome, torch_names(embed_dim), "MultiHeadAttention: named and shaped as "
-                         "nn.MultiheadAttention's, so that its state dict loads into your module")
+    parameters_as_wanted(
+        outcome,
+        torch_names(embed_dim),
+        "MultiHeadAttention: named and shaped as "
+        "nn.MultiheadAttention's, so that its state dict loads into your module",
+    )
 
 
 def module_case(label, judge, init, x, state=None, key_padding_mask=None, train=False):
     kwargs = {} if key_padding_mask is None else {"key_padding_mask": TensorArg(key_padding_mask)}
-    return Case(label, judge, {"init": init, "state": state, "inputs": (TensorArg(x),),
-                               "forward_kwargs": kwargs, "train": train}, probe="module")
+    return Case(
+        label,
+        judge,
+        {"init": init, "state": state, "inputs": (TensorArg(x),), "forward_kwargs": kwargs, "train": train},
+        probe="module",
+    )
 
 
 def _shapes():
@@ -42,22 +52,25 @@ def _shapes():
     def judge(outcome):
         same_parameters(outcome, 8)
         array_of(outcome, "Tensor", (2, 5, 8), "floating", "MultiHeadAttention(8, 2)(x) for x of shape (2, 5, 8)")
-    return [module_case("embed_dim=8, num_heads=2, x of shape (2, 5, 8)", judge,
-                        {"embed_dim": 8, "num_heads": 2}, x)]
+
+    return [module_case("embed_dim=8, num_heads=2, x of shape (2, 5, 8)", judge, {"embed_dim": 8, "num_heads": 2}, x)]
 
 
 def visible_state(E):
     """Weights anyone can check by hand: the projections are scaled identities, the biases small counts."""
     eye = np.eye(E, dtype=np.float32)
-    return {"in_proj_weight": np.concatenate([eye, 0.5 * eye, 2 * eye]),
-            "in_proj_bias": np.arange(3 * E, dtype=np.float32) / (3 * E),
-            "out_proj.weight": 0.5 * eye, "out_proj.bias": np.ones(E, dtype=np.float32)}
+    return {
+        "in_proj_weight": np.concatenate([eye, 0.5 * eye, 2 * eye]),
+        "in_proj_bias": np.arange(3 * E, dtype=np.float32) / (3 * E),
+        "out_proj.weight": 0.5 * eye,
+        "out_proj.bias": np.ones(E, dtype=np.float32),
+    }
 
 
 def first_output(state, x):
     """Position 0 when it may attend to key 0 only: the output projection of its value."""
     E = x.shape[-1]
-    value = x[:, 0] @ state["in_proj_weight"][2 * E:].T + state["in_proj_bias"][2 * E:]
+    value = x[:, 0] @ state["in_proj_weight"][2 * E :].T + state["in_proj_bias"][2 * E :]
     return value @ state["out_proj.weight"].T + state["out_proj.bias"]
 
 
@@ -70,12 +83,13 @@ def _attends_to_first_key():
     only_first[:, 0] = False
     cases = []
     for label, init, inputs, mask, train, large in [
-            ("causal=True: position 0 sees only key 0", {"causal": True}, x, None, False, False),
-            ("key_padding_mask hiding every key but key 0", {}, x, only_first, False, False),
-            ("one token, causal=True", {"causal": True}, x[:, :1], None, False, False),
-            ("dropout=0.5 in eval mode, causal=True", {"causal": True, "dropout": 0.5}, x, None, False, False),
-            ("dropout=0.0 in training mode, causal=True", {"causal": True, "dropout": 0.0}, x, None, True, False),
-            ("large scores: x times 100, causal=True", {"causal": True}, x * 100, None, False, True)]:
+        ("causal=True: position 0 sees only key 0", {"causal": True}, x, None, False, False),
+        ("key_padding_mask hiding every key but key 0", {}, x, only_first, False, False),
+        ("one token, causal=True", {"causal": True}, x[:, :1], None, False, False),
+        ("dropout=0.5 in eval mode, causal=True", {"causal": True, "dropout": 0.5}, x, None, False, False),
+        ("dropout=0.0 in training mode, causal=True", {"causal": True, "dropout": 0.0}, x, None, True, False),
+        ("large scores: x times 100, causal=True", {"causal": True}, x * 100, None, False, True),
+    ]:
         every_row = mask is not None
 
         def judge(outcome, inputs=inputs, every_row=every_row, large=large, label=label):
@@ -86,11 +100,27 @@ def _attends_to_first_key():
                 finite(got, what)
             expected = first_output(state, inputs)
             rows = got if every_row else got[:, :1]
-            close(rows, np.broadcast_to(expected[:, None], rows.shape),
-                  f"{what}: " + ("every position sees only key 0" if every_row else "position 0 sees only key 0") +
-                  ", so its output is out_proj of the value of token 0", rtol=1e-4, atol=1e-4)
-        cases.append(module_case(label, judge, {"embed_dim": E, "num_heads": H, **init}, inputs,
-                                 {k: TensorArg(v) for k, v in state.items()}, mask, train))
+            close(
+                rows,
+                np.broadcast_to(expected[:, None], rows.shape),
+                f"{what}: "
+                + ("every position sees only key 0" if every_row else "position 0 sees only key 0")
+                + ", so its output is out_proj of the value of token 0",
+                rtol=1e-4,
+                atol=1e-4,
+            )
+
+        cases.append(
+            module_case(
+                label,
+                judge,
+                {"embed_dim": E, "num_heads": H, **init},
+                inputs,
+                {k: TensorArg(v) for k, v in state.items()},
+                mask,
+                train,
+            )
+        )
     return cases
 
 
@@ -112,9 +142,12 @@ def by_hand_state():
     query = np.zeros(E, dtype=np.float32)
     for head, key in FAVOURED:
         query[head * (E // BY_HAND_H) + key] = np.log(4.0)
-    return {"in_proj_weight": np.concatenate([np.zeros_like(eye), eye, eye]),
-            "in_proj_bias": np.concatenate([query, np.zeros(2 * E, dtype=np.float32)]),
-            "out_proj.weight": eye, "out_proj.bias": np.zeros(E, dtype=np.float32)}
+    return {
+        "in_proj_weight": np.concatenate([np.zeros_like(eye), eye, eye]),
+        "in_proj_bias": np.concatenate([query, np.zeros(2 * E, dtype=np.float32)]),
+        "out_proj.weight": eye,
+        "out_proj.bias": np.zeros(E, dtype=np.float32),
+    }
 
 
 def by_hand_output(seen, ratio=2.0, masking="-inf"):
@@ -152,35 +185,44 @@ def _weights_by_hand():
     padding[1, 2] = True  # the second sequence's last token is padding
     cases = []
     for label, init, seen, mask in [
-            ("no mask", {}, every, None),
-            ("causal=True", {"causal": True}, earlier, None),
-            ("key_padding_mask hiding key 2 of the second sequence", {}, every & ~padding[:, None, :], padding)]:
+        ("no mask", {}, every, None),
+        ("causal=True", {"causal": True}, earlier, None),
+        ("key_padding_mask hiding key 2 of the second sequence", {}, every & ~padding[:, None, :], padding),
+    ]:
         # Dividing by the head size (4), by nothing, or by sqrt(embed_dim): ln 4 / divisor instead of ln 2.
-        mistakes = [("scaling_wrong", by_hand_output(seen, 4.0 ** (1 / divisor)))
-                    for divisor in (E // H, 1.0, np.sqrt(E))]
+        mistakes = [
+            ("scaling_wrong", by_hand_output(seen, 4.0 ** (1 / divisor))) for divisor in (E // H, 1.0, np.sqrt(E))
+        ]
         if init.get("causal") or mask is not None:
             mistakes += [("masking_wrong", by_hand_output(seen, masking=masking)) for masking in ("zero", "after")]
 
         def judge(outcome, seen=seen, label=label, mistakes=mistakes):
             same_parameters(outcome, E)
-            what = (f"MultiHeadAttention({E}, {H}) on weights worked out by hand, {label} (each head's output "
-                    "lists its weights over the keys: the favoured key twice the weight of any other it may see, "
-                    "a masked key none)")
+            what = (
+                f"MultiHeadAttention({E}, {H}) on weights worked out by hand, {label} (each head's output "
+                "lists its weights over the keys: the favoured key twice the weight of any other it may see, "
+                "a masked key none)"
+            )
             got = array_of(outcome, "Tensor", (B, T, E), "floating", what)
             close(got, by_hand_output(seen), what, rtol=1e-4, atol=1e-5, diagnoses=mistakes)
-        cases.append(module_case(f"weights worked out by hand, {label}", judge,
-                                 {"embed_dim": E, "num_heads": H, **init}, x, state, mask))
-    return cases
 
+        cases.append(
+            module_case(
+                f"weights worked out by hand, {label}", judge, {"embed_dim": E, "num_heads": H, **init}, x, state, mask
+            )
+        )
+    return cases
 
 
 # ---- hidden checks ----
 def random_state(rng, E):
     """A random state dict for nn.MultiheadAttention(E, H), with non-zero biases."""
-    state = {"in_proj_weight": random_array(rng, 3 * E, E, scale=E ** -0.5),
-             "in_proj_bias": random_array(rng, 3 * E, scale=0.5),
-             "out_proj.weight": random_array(rng, E, E, scale=E ** -0.5),
-             "out_proj.bias": random_array(rng, E, scale=0.5)}
+    state = {
+        "in_proj_weight": random_array(rng, 3 * E, E, scale=E**-0.5),
+        "in_proj_bias": random_array(rng, 3 * E, scale=0.5),
+        "out_proj.weight": random_array(rng, E, E, scale=E**-0.5),
+        "out_proj.bias": random_array(rng, E, scale=0.5),
+    }
     return state
 
 
@@ -210,7 +252,7 @@ def variant(state, x, H, causal=False, key_padding_mask=None, scale="sqrt", mask
     hs = E // H
     q, k, v = F.linear(x, s["in_proj_weight"], s["in_proj_bias"]).split(E, dim=-1)
     q, k, v = (t.view(B, T, H, hs).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hs)
-    divisor = {"sqrt": hs ** 0.5, "d_k": hs, "none": 1.0, "sqrt_embed": E ** 0.5}[scale]
+    divisor = {"sqrt": hs**0.5, "d_k": hs, "none": 1.0, "sqrt_embed": E**0.5}[scale]
     att = q @ k.transpose(-2, -1) / divisor  # (B, H, T, T)
     masked = torch.zeros(B, 1, T, T, dtype=torch.bool)
     if causal:
@@ -228,11 +270,15 @@ def variant(state, x, H, causal=False, key_padding_mask=None, scale="sqrt", mask
 
 
 def _mistakes(state, x, H, causal, key_padding_mask):
-    wrong = [("scaling_wrong", variant(state, x, H, causal, key_padding_mask, scale=scale))
-             for scale in ("d_k", "none", "sqrt_embed")]
+    wrong = [
+        ("scaling_wrong", variant(state, x, H, causal, key_padding_mask, scale=scale))
+        for scale in ("d_k", "none", "sqrt_embed")
+    ]
     if causal or key_padding_mask is not None:
-        wrong += [("masking_wrong", variant(state, x, H, causal, key_padding_mask, masking=masking))
-                  for masking in ("zero", "after")]
+        wrong += [
+            ("masking_wrong", variant(state, x, H, causal, key_padding_mask, masking=masking))
+            for masking in ("zero", "after")
+        ]
     return [(key, candidate) for key, candidate in wrong if np.all(np.isfinite(candidate))]
 
 
@@ -253,15 +299,20 @@ def _case(seed, E, H, B, T, causal=False, pad=False, dropout=0.0, train=False):
     init = {"embed_dim": E, "num_heads": H, "causal": causal}
     if dropout:
         init["dropout"] = dropout
-    label = f"embed_dim={E}, num_heads={H}, x of shape {x.shape}" + (", causal" if causal else "") + \
-        (", key_padding_mask" if pad else "") + (f", dropout={dropout}" if dropout else "") + \
-        (", in training mode" if train else ", in eval mode" if dropout else "")
+    label = (
+        f"embed_dim={E}, num_heads={H}, x of shape {x.shape}"
+        + (", causal" if causal else "")
+        + (", key_padding_mask" if pad else "")
+        + (f", dropout={dropout}" if dropout else "")
+        + (", in training mode" if train else ", in eval mode" if dropout else "")
+    )
     what = f"MultiHeadAttention ({label})"
 
     def judge(outcome):
         same_parameters(outcome, E)
         got = array_of(outcome, "Tensor", x.shape, "floating", what)
         close(got, expected, f"{what} compared with nn.MultiheadAttention on the same weights", diagnoses=wrong)
+
     return module_case(label, judge, init, x, {k: TensorArg(v) for k, v in state.items()}, kpm, train)
 
 
@@ -270,13 +321,19 @@ def _plain():
 
 
 def _causal():
-    return [_case(110, 8, 2, 2, 5, causal=True), _case(111, 16, 4, 3, 7, causal=True),
-            _case(112, 6, 3, 1, 1, causal=True)]
+    return [
+        _case(110, 8, 2, 2, 5, causal=True),
+        _case(111, 16, 4, 3, 7, causal=True),
+        _case(112, 6, 3, 1, 1, causal=True),
+    ]
 
 
 def _padding():
-    return [_case(120, 8, 2, 3, 5, pad=True), _case(121, 12, 3, 2, 6, pad=True),
-            _case(122, 8, 4, 3, 6, causal=True, pad=True)]
+    return [
+        _case(120, 8, 2, 3, 5, pad=True),
+        _case(121, 12, 3, 2, 6, pad=True),
+        _case(122, 8, 4, 3, 6, causal=True, pad=True),
+    ]
 
 
 def _dropout():
@@ -314,29 +371,75 @@ class MultiHeadAttention(nn.Module):
 '''
 
 WRONG_ANSWERS = (
-    *making("scaling_wrong",
+    *making(
+        "scaling_wrong",
         Wrong("MultiHeadAttention", "DividesByHeadSize", edit(MULTI_HEAD, ("/ hs ** 0.5", "/ hs"))),
         Wrong("MultiHeadAttention", "NotScaled", edit(MULTI_HEAD, (" / hs ** 0.5", ""))),
-        Wrong("MultiHeadAttention", "ScaledByEmbedDim", edit(MULTI_HEAD, ("/ hs ** 0.5", "/ E ** 0.5")))),
-    *making("masking_wrong",
+        Wrong("MultiHeadAttention", "ScaledByEmbedDim", edit(MULTI_HEAD, ("/ hs ** 0.5", "/ E ** 0.5"))),
+    ),
+    *making(
+        "masking_wrong",
         Wrong("MultiHeadAttention", "MasksWithZero", edit(MULTI_HEAD, ('masked, float("-inf")', "masked, 0.0"))),
-        Wrong("MultiHeadAttention", "MasksAfterSoftmax", edit(MULTI_HEAD, (
-            'att.masked_fill(masked, float("-inf")).softmax(-1)', "att.softmax(-1).masked_fill(masked, 0.0)")))),
-    *making("softmax_unstable",
-        Wrong("MultiHeadAttention", "UnstableSoftmax", edit(MULTI_HEAD, (
-            'att = F.dropout(att.masked_fill(masked, float("-inf")).softmax(-1), self.p',
-            'e = att.masked_fill(masked, float("-inf")).exp()\n'
-            "        att = F.dropout(e / e.sum(-1, keepdim=True), self.p")))),
+        Wrong(
+            "MultiHeadAttention",
+            "MasksAfterSoftmax",
+            edit(
+                MULTI_HEAD,
+                ('att.masked_fill(masked, float("-inf")).softmax(-1)', "att.softmax(-1).masked_fill(masked, 0.0)"),
+            ),
+        ),
+    ),
+    *making(
+        "softmax_unstable",
+        Wrong(
+            "MultiHeadAttention",
+            "UnstableSoftmax",
+            edit(
+                MULTI_HEAD,
+                (
+                    'att = F.dropout(att.masked_fill(masked, float("-inf")).softmax(-1), self.p',
+                    'e = att.masked_fill(masked, float("-inf")).exp()\n'
+                    "        att = F.dropout(e / e.sum(-1, keepdim=True), self.p",
+                ),
+            ),
+        ),
+    ),
     # Mistakes that no misconception of the catalogue names.
-    Wrong("MultiHeadAttention", "PaddingMaskInverted", edit(MULTI_HEAD, (
-        "masked |= key_padding_mask[:, None, None, :]",
-        "masked |= ~key_padding_mask[:, None, None, :]  # read as True = keep"))),
-    Wrong("MultiHeadAttention", "IgnoresPaddingMask", edit(MULTI_HEAD, (
-        "        if key_padding_mask is not None:\n            masked |= key_padding_mask[:, None, None, :]\n", ""))),
+    Wrong(
+        "MultiHeadAttention",
+        "PaddingMaskInverted",
+        edit(
+            MULTI_HEAD,
+            (
+                "masked |= key_padding_mask[:, None, None, :]",
+                "masked |= ~key_padding_mask[:, None, None, :]  # read as True = keep",
+            ),
+        ),
+    ),
+    Wrong(
+        "MultiHeadAttention",
+        "IgnoresPaddingMask",
+        edit(
+            MULTI_HEAD,
+            (
+                "        if key_padding_mask is not None:\n            masked |= key_padding_mask[:, None, None, :]\n",
+                "",
+            ),
+        ),
+    ),
     Wrong("MultiHeadAttention", "DropoutInEvalMode", edit(MULTI_HEAD, ("training=self.training", "training=True"))),
-    Wrong("MultiHeadAttention", "OneBigHead", edit(MULTI_HEAD, (
-        "= num_heads, causal, dropout", "= 1, causal, dropout  # never splits: right only when num_heads is 1"))),
-    Wrong("MultiHeadAttention", "SeparateProjections", '''\
+    Wrong(
+        "MultiHeadAttention",
+        "OneBigHead",
+        edit(
+            MULTI_HEAD,
+            ("= num_heads, causal, dropout", "= 1, causal, dropout  # never splits: right only when num_heads is 1"),
+        ),
+    ),
+    Wrong(
+        "MultiHeadAttention",
+        "SeparateProjections",
+        '''\
 class MultiHeadAttention(nn.Module):
     """Right computation, but named q_proj/k_proj/v_proj: PyTorch's state dict does not load."""
 
@@ -352,25 +455,57 @@ class MultiHeadAttention(nn.Module):
         mask = None if key_padding_mask is None else ~key_padding_mask[:, None, None, :]
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=self.causal and mask is None)
         return self.out_proj(y.transpose(1, 2).reshape(B, T, E))
-'''),
-    Wrong("MultiHeadAttention", "ReturnsTupleLikePyTorch", edit(MULTI_HEAD, (
-        "reshape(B, T, E))", "reshape(B, T, E)), None  # as nn.MultiheadAttention returns (output, weights)"))),
+''',
+    ),
+    Wrong(
+        "MultiHeadAttention",
+        "ReturnsTupleLikePyTorch",
+        edit(
+            MULTI_HEAD,
+            ("reshape(B, T, E))", "reshape(B, T, E)), None  # as nn.MultiheadAttention returns (output, weights)"),
+        ),
+    ),
 )
 
 
 PARTS = {
     "MultiHeadAttention": [
-        Part("parameters named as nn.MultiheadAttention's; output of shape (B, T, embed_dim); "
-             "given weights load; each head's weights on weights worked out by hand, scaled by "
-             "1/sqrt(head size); causal and padding masks, dropout modes, large scores", 1,
-             lambda: _shapes() + _weights_by_hand() + _attends_to_first_key(),
-             requires={"weights", "shape", "argument", "causal", "mode", "edge", "large"}),
-        Part("equals nn.MultiheadAttention on the same weights, several sizes", 1, _plain, gate=True,
-             requires={"shape", "weights"}, hidden=True),
-        Part("causal=True: equals nn.MultiheadAttention with the causal mask", 1, _causal,
-             requires={"argument", "causal", "edge", "weights"}, hidden=True),
-        Part("key_padding_mask (True = ignore that key), with and without the causal mask", 1, _padding, requires={"argument", "causal", "weights"}, hidden=True),
-        Part("dropout: none in eval mode; training mode with dropout=0.0 changes nothing", 1, _dropout,
-             requires={"causal", "mode", "weights"}, hidden=True),
+        Part(
+            "parameters named as nn.MultiheadAttention's; output of shape (B, T, embed_dim); "
+            "given weights load; each head's weights on weights worked out by hand, scaled by "
+            "1/sqrt(head size); causal and padding masks, dropout modes, large scores",
+            1,
+            lambda: _shapes() + _weights_by_hand() + _attends_to_first_key(),
+            requires={"weights", "shape", "argument", "causal", "mode", "edge", "large"},
+        ),
+        Part(
+            "equals nn.MultiheadAttention on the same weights, several sizes",
+            1,
+            _plain,
+            gate=True,
+            requires={"shape", "weights"},
+            hidden=True,
+        ),
+        Part(
+            "causal=True: equals nn.MultiheadAttention with the causal mask",
+            1,
+            _causal,
+            requires={"argument", "causal", "edge", "weights"},
+            hidden=True,
+        ),
+        Part(
+            "key_padding_mask (True = ignore that key), with and without the causal mask",
+            1,
+            _padding,
+            requires={"argument", "causal", "weights"},
+            hidden=True,
+        ),
+        Part(
+            "dropout: none in eval mode; training mode with dropout=0.0 changes nothing",
+            1,
+            _dropout,
+            requires={"causal", "mode", "weights"},
+            hidden=True,
+        ),
     ],
 }

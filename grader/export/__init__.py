@@ -1,4 +1,5 @@
 """``export``: the grades as CSV, one row per student and graded cell, scores from nbgrader's gradebook."""
+
 import pathlib
 
 from ..course import Course

@@ -6,11 +6,25 @@ out", "not written") and the reason beside it. The score column adds up, per stu
 ``nbgrader export``. Every row of a notebook handed in after the due date says how late in its ``late`` column
 ('2 hours 5 minutes'), with or without a late penalty; the column is empty when on time.
 """
+
 from .. import grades as course_grades
 from ..statuses import STATUSES
 
-COLUMNS = ["student", "notebook", "exercise", "grade_id", "kind", "score", "max_score", "status", "reason",
-           "misconceptions", "needs_attention", "isolation", "late"]
+COLUMNS = [
+    "student",
+    "notebook",
+    "exercise",
+    "grade_id",
+    "kind",
+    "score",
+    "max_score",
+    "status",
+    "reason",
+    "misconceptions",
+    "needs_attention",
+    "isolation",
+    "late",
+]
 LATE = "late"
 
 
@@ -26,27 +40,58 @@ def rows(grades):
 
 def _row(notebook, cell):
     unplaced = any(t.get("grade_id") not in {c.grade_id for c in notebook.cells} for t in notebook.tampered)
-    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": cell.name,
-            "grade_id": cell.grade_id, "kind": cell.kind, "score": _number(cell.score),
-            "max_score": _number(cell.max_score), "status": STATUSES[cell.status].csv, "reason": cell.reason or "",
-            "misconceptions": ";".join(cell.misconceptions),
-            "needs_attention": "yes" if cell.needs_attention or unplaced else "no",
-            "isolation": notebook.isolation or "", "late": _late(notebook)}
+    return {
+        "student": notebook.student,
+        "notebook": notebook.notebook,
+        "exercise": cell.name,
+        "grade_id": cell.grade_id,
+        "kind": cell.kind,
+        "score": _number(cell.score),
+        "max_score": _number(cell.max_score),
+        "status": STATUSES[cell.status].csv,
+        "reason": cell.reason or "",
+        "misconceptions": ";".join(cell.misconceptions),
+        "needs_attention": "yes" if cell.needs_attention or unplaced else "no",
+        "isolation": notebook.isolation or "",
+        "late": _late(notebook),
+    }
 
 
 def _whole_notebook_row(notebook):
     """A notebook the gradebook knows no graded cell of (not released, say) still gets a row, so it is seen."""
-    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(whole notebook)",
-            "grade_id": "", "kind": "", "score": "", "max_score": "0", "status": STATUSES[notebook.status].csv,
-            "reason": notebook.reason or "", "misconceptions": "", "needs_attention": "yes",
-            "isolation": notebook.isolation or "", "late": _late(notebook)}
+    return {
+        "student": notebook.student,
+        "notebook": notebook.notebook,
+        "exercise": "(whole notebook)",
+        "grade_id": "",
+        "kind": "",
+        "score": "",
+        "max_score": "0",
+        "status": STATUSES[notebook.status].csv,
+        "reason": notebook.reason or "",
+        "misconceptions": "",
+        "needs_attention": "yes",
+        "isolation": notebook.isolation or "",
+        "late": _late(notebook),
+    }
 
 
 def _late_row(notebook):
-    return {"student": notebook.student, "notebook": notebook.notebook, "exercise": "(late penalty)",
-            "grade_id": "", "kind": LATE, "score": _number(-min(notebook.late_penalty, notebook.raw_score)),
-            "max_score": "0", "status": LATE, "reason": "handed in after the due date", "misconceptions": "",
-            "needs_attention": "no", "isolation": notebook.isolation or "", "late": _late(notebook)}
+    return {
+        "student": notebook.student,
+        "notebook": notebook.notebook,
+        "exercise": "(late penalty)",
+        "grade_id": "",
+        "kind": LATE,
+        "score": _number(-min(notebook.late_penalty, notebook.raw_score)),
+        "max_score": "0",
+        "status": LATE,
+        "reason": "handed in after the due date",
+        "misconceptions": "",
+        "needs_attention": "no",
+        "isolation": notebook.isolation or "",
+        "late": _late(notebook),
+    }
 
 
 def _late(notebook):

@@ -7,6 +7,7 @@ scores (late penalties and manual grades included), the kit's diagnosis under ea
 no hidden test. ``nbgrader release_feedback`` and ``fetch_feedback`` deliver them. A notebook whose file could
 not be read gets a page that says what was wrong and what to do (:mod:`grader.feedback.invalid`).
 """
+
 from ..course import Course
 
 

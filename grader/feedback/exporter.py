@@ -11,6 +11,7 @@ template's cells, is still made by HTMLExporter's own method.
 Where nbgrader chose its own feedback template, the page is the kit's (``templates/feedback.html.j2``), which
 extends nbgrader's to meet WCAG 2.1 AA; a template the configuration names is used as it is.
 """
+
 import copy
 import pathlib
 
@@ -32,8 +33,9 @@ def needs_second_pass(nb):
             return True
         for output in cell.get("outputs", []):
             data = output.get("data", {})
-            if "image/svg+xml" in data or any("<img" in str(data.get(kind, "")).lower()
-                                              for kind in ("text/html", "text/markdown")):
+            if "image/svg+xml" in data or any(
+                "<img" in str(data.get(kind, "")).lower() for kind in ("text/html", "text/markdown")
+            ):
                 return True
     return False
 
@@ -42,9 +44,12 @@ def give_figures_alt(nb):
     """Give the figures of ``nb`` that have no alt text one that names the cell that drew them, which the template
     writes."""
     for cell in nb.cells:
-        figures = [output for output in cell.get("outputs", [])
-                   if output.get("output_type") in ("display_data", "execute_result")
-                   and any(kind in output.get("data", {}) for kind in FIGURES)]
+        figures = [
+            output
+            for output in cell.get("outputs", [])
+            if output.get("output_type") in ("display_data", "execute_result")
+            and any(kind in output.get("data", {}) for kind in FIGURES)
+        ]
         for number, output in enumerate(figures, 1):
             metadata = output.setdefault("metadata", {})
             if not metadata.get("alt") and not any(metadata.get(kind, {}).get("alt") for kind in FIGURES):
@@ -73,11 +78,14 @@ class FeedbackExporter(HTMLExporter):
         as the preprocessors leave it, needs none; where it does, the page is made again by that method."""
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name", None))
-        self.register_filter("highlight_code",
-                             self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+        self.register_filter(
+            "highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+        )
         fast_resources = self._init_resources(copy.copy(resources))
-        self.register_filter("filter_data_type", WidgetsDataTypeFilter(
-            notebook_metadata=self._nb_metadata, parent=self, resources=fast_resources))
+        self.register_filter(
+            "filter_data_type",
+            WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=fast_resources),
+        )
         self.second_pass = False
         page = TemplateExporter.from_notebook_node(self, nb, fast_resources, **kw)
         if self.second_pass or any(name in page[0] for name in LAB_CELLS):

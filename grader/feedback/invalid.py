@@ -5,10 +5,12 @@ The kit's autograde gives such a notebook an autograded stand-in (grader.autogra
 ``generate_feedback`` makes its page like any other's; :class:`grader.feedback.preprocessor.KitFeedback` puts
 this in place of the stand-in's cells.
 """
+
 import jinja2
 
-ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("grader.feedback", "templates"),
-                                 autoescape=True, undefined=jinja2.StrictUndefined)
+ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.PackageLoader("grader.feedback", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
+)
 ENVIRONMENT.filters["capitalize_first"] = lambda text: text[:1].upper() + text[1:]
 
 

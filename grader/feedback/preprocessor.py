@@ -3,19 +3,20 @@
 Configured in ``nbgrader_config.py`` (``GenerateFeedback.preprocessors``), so that the stock
 command, formgrader's Generate Feedback button and ``python -m grader feedback`` make the same pages.
 """
+
 import html
 
 from nbformat.v4 import new_markdown_cell, new_output
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
+from ..checks.notebook import sources_before
 from ..checks.policy import source_outcome
 from ..checks.registry import graded_exercise
 from ..course import Course
 from ..records import read, record_path
 from ..review import GRADER_NOTE
 from ..statuses import PENDING, STATUSES
-from ..checks.notebook import sources_before
 from ..tutor.hidden_tests import clear_hidden_tests
 from ..tutor.page import exercise_html, exercise_text, notebook_notes
 from .invalid import invalid_notice
@@ -27,7 +28,9 @@ def _plain_cell_note(exercise):
     if exercise.note:
         return f"{exercise.note}."
     status = STATUSES[exercise.status]
-    return None if status.real or not status.exercise else f"{status.exercise[0].upper()}{status.exercise[1:]}. {PENDING}"
+    return (
+        None if status.real or not status.exercise else f"{status.exercise[0].upper()}{status.exercise[1:]}. {PENDING}"
+    )
 
 
 class KitFeedback(NbGraderPreprocessor):
@@ -46,7 +49,9 @@ class KitFeedback(NbGraderPreprocessor):
         if record is not None and record.status == "invalid":  # the kit's stand-in: say what to do instead
             nb.cells = [new_markdown_cell(invalid_notice(record))]
             return nb, resources
-        nb.cells = [cell for cell in nb.cells if not cell.metadata.get(GRADER_NOTE)]  # the grader's note is not the student's
+        nb.cells = [
+            cell for cell in nb.cells if not cell.metadata.get(GRADER_NOTE)
+        ]  # the grader's note is not the student's
         diagnoses = {exercise.cell: exercise for exercise in record.exercises} if record else {}
         by_name = {exercise.name: exercise for exercise in diagnoses.values()}
         clearer = ClearHiddenTests(parent=self, enforce_metadata=False)
@@ -58,12 +63,22 @@ class KitFeedback(NbGraderPreprocessor):
             exercise = diagnoses.get(grade_id)
             if exercise is not None and graded_exercise(grade_id):  # a plain test cell keeps its outputs
                 calls = source_outcome(exercise.name, sources_before(nb, exercise.name))["reaches"]
-                cell.outputs = [new_output("display_data", data={
-                    "text/html": exercise_html(exercise, calls, by_name),
-                    "text/plain": exercise_text(exercise, calls, by_name)})]
+                cell.outputs = [
+                    new_output(
+                        "display_data",
+                        data={
+                            "text/html": exercise_html(exercise, calls, by_name),
+                            "text/plain": exercise_text(exercise, calls, by_name),
+                        },
+                    )
+                ]
             elif exercise is not None and (said := _plain_cell_note(exercise)):
-                cell.outputs.append(new_output("display_data", data={
-                    "text/html": f"<p class='kit-note'>{html.escape(said)}</p>", "text/plain": said}))
+                cell.outputs.append(
+                    new_output(
+                        "display_data",
+                        data={"text/html": f"<p class='kit-note'>{html.escape(said)}</p>", "text/plain": said},
+                    )
+                )
         if record is not None and (notes := notebook_notes(record)):
             nb.cells.insert(0, new_markdown_cell(notes))
         return nb, resources

@@ -7,6 +7,7 @@ Run in the course's folder; a student's failure is reported and the others' page
 
     python -m grader.feedback.students <assignment> -- <student>...
 """
+
 import argparse
 import glob
 import sys

@@ -6,6 +6,7 @@ solutions, the release, the kit's package and pinned requirements, and a gradebo
 assignment (its notebooks, graded cells, points and the instructor's test cells) and no student.
 Gradescope unpacks the zip into /autograder/source.
 """
+
 import pathlib
 import re
 import shutil
@@ -60,16 +61,23 @@ def stage(course, kit, memory_bytes):
 
 
 def _test_cells(folder):
-    return {path.name: [(c.metadata["nbgrader"]["grade_id"], c.metadata["nbgrader"]["points"], c.source)
-                        for c in nbformat.read(path, as_version=4).cells if is_test_cell(c)]
-            for path in sorted(pathlib.Path(folder).glob("*.ipynb"))}
+    return {
+        path.name: [
+            (c.metadata["nbgrader"]["grade_id"], c.metadata["nbgrader"]["points"], c.source)
+            for c in nbformat.read(path, as_version=4).cells
+            if is_test_cell(c)
+        ]
+        for path in sorted(pathlib.Path(folder).glob("*.ipynb"))
+    }
 
 
 def _same_release(released, rebuilt):
     """The students' notebooks must be the ones the zip grades: stop if solutions/ changed since the release."""
     if released.exists() and _test_cells(released) != _test_cells(rebuilt):
-        raise RuntimeError(f"The notebooks in {released} are not the ones solutions/ makes now: run "
-                           "'python -m grader release' first, so that students get the notebooks Gradescope grades.")
+        raise RuntimeError(
+            f"The notebooks in {released} are not the ones solutions/ makes now: run "
+            "'python -m grader release' first, so that students get the notebooks Gradescope grades."
+        )
 
 
 def _torch_version():

@@ -2,6 +2,7 @@
 
 setup.sh runs it, so that the image's build log says whether submissions will be walled in here.
 """
+
 import sys
 
 from ..course import Course

@@ -6,18 +6,19 @@ taken out (:mod:`grader.tutor.hidden_tests`). ``output`` may speak of hidden che
 what came back, never their source); ``visible_output`` speaks of the visible checks only, for
 before grades are published.
 """
+
 import copy
 import dataclasses
 from dataclasses import dataclass
 
 import nbformat
 
+from ..checks.notebook import sources_before
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
 from ..gradebook import TEST
 from ..hidden import hidden_parts
 from ..statuses import GRADED, NEEDS_MANUAL
-from ..checks.notebook import sources_before
 from ..tutor.hidden_tests import ANSI, clear_hidden_tests, hidden_lines
 from ..tutor.page import exercise_text
 
@@ -26,10 +27,10 @@ from ..tutor.page import exercise_text
 class Entry:
     name: str
     number: str
-    score: float | None        # None: not scored here (waits for a grader)
+    score: float | None  # None: not scored here (waits for a grader)
     max_score: float
     output: str
-    hidden: bool               # the cell has hidden checks: its score and output wait for publication
+    hidden: bool  # the cell has hidden checks: its score and output wait for publication
     visible_output: str | None = None  # a kit exercise's visible checks alone
     visible_passed: bool | None = None
 
@@ -37,17 +38,24 @@ class Entry:
 def notebook_tests(position, graded, autograded):
     """The tests of one notebook (a :class:`grader.grades.NotebookGrade`), numbered ``<position>.<n>``;
     ``autograded`` is the autograded notebook, or None when there is none."""
-    cells = {c.metadata["nbgrader"]["grade_id"]: c for c in (autograded.cells if autograded else [])
-             if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    cells = {
+        c.metadata["nbgrader"]["grade_id"]: c
+        for c in (autograded.cells if autograded else [])
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    }
     neighbours = {c.diagnosis.name: c.diagnosis for c in graded.cells if c.diagnosis is not None}
 
     def words(exercise, visible=False):  # as the feedback page says them (grader.feedback.preprocessor)
-        calls = source_outcome(exercise.name, sources_before(autograded, exercise.name))["reaches"] \
-            if autograded else ()
+        calls = (
+            source_outcome(exercise.name, sources_before(autograded, exercise.name))["reaches"] if autograded else ()
+        )
         near = {name: _visible(d) for name, d in neighbours.items()} if visible else neighbours
         return exercise_text(_visible(exercise) if visible else exercise, calls, near)
-    return [_test(f"{position}.{n}", graded.notebook, cell, cells.get(cell.grade_id), words)
-            for n, cell in enumerate(graded.cells, 1)]
+
+    return [
+        _test(f"{position}.{n}", graded.notebook, cell, cells.get(cell.grade_id), words)
+        for n, cell in enumerate(graded.cells, 1)
+    ]
 
 
 def _test(number, notebook, cell, ran, words):
@@ -61,8 +69,16 @@ def _test(number, notebook, cell, ran, words):
             return Entry(name, number, score, cell.max_score, note, hidden, note, False)
         visible = _visible(cell.diagnosis)
         passed = visible.status == GRADED and all(p.score >= p.points for p in visible.parts)
-        return Entry(name, number, score, cell.max_score, _join(note, words(cell.diagnosis)), hidden,
-                     _join(note, words(cell.diagnosis, visible=True)), passed)
+        return Entry(
+            name,
+            number,
+            score,
+            cell.max_score,
+            _join(note, words(cell.diagnosis)),
+            hidden,
+            _join(note, words(cell.diagnosis, visible=True)),
+            passed,
+        )
     hidden, shown = _plain_outputs(ran)
     return Entry(name, number, score, cell.max_score, _join(note, shown), hidden)
 

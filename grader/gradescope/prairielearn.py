@@ -3,6 +3,7 @@
 PrairieLearn shows every test at once: a cell with hidden checks shows its points and the visible
 checks' words only. Outputs are cut so that the file stays under PrairieLearn's 1 MB.
 """
+
 import html
 import json
 import re
@@ -17,11 +18,22 @@ def prairielearn(tests, messages, seconds, extra):
     text = "\n".join(html.unescape(re.sub(r"<[^>]+>", " ", m)).strip() for m in messages)
     cap = OUTPUT_CHARS
     while True:
-        results = {"gradable": True, "score": sum(t.score or 0.0 for t in tests) / possible if possible else 0.0,
-                   "message": text[:cap], "output": f"graded in {seconds:.0f} s", "tests": [
-                       {"name": t.name, "points": t.score or 0.0, "max_points": t.max_score,
-                        "message": "Your instructor grades this answer." if t.score is None else "",
-                        "output": ((t.visible_output or "") if t.hidden else t.output)[:cap]} for t in tests]}
+        results = {
+            "gradable": True,
+            "score": sum(t.score or 0.0 for t in tests) / possible if possible else 0.0,
+            "message": text[:cap],
+            "output": f"graded in {seconds:.0f} s",
+            "tests": [
+                {
+                    "name": t.name,
+                    "points": t.score or 0.0,
+                    "max_points": t.max_score,
+                    "message": "Your instructor grades this answer." if t.score is None else "",
+                    "output": ((t.visible_output or "") if t.hidden else t.output)[:cap],
+                }
+                for t in tests
+            ],
+        }
         if len(json.dumps(results, indent=1)) < MAX_BYTES or cap == 0:
             return results
         cap //= 4

@@ -6,6 +6,7 @@ course as the one student ``submission``, and graded by the autograde verb (as t
 demo drives the verbs): the same sandbox, rules and limits as on the instructor's machine, the scores in the
 zip's gradebook.
 """
+
 import json
 import os
 import shutil
@@ -15,13 +16,14 @@ import traceback
 
 from ..autograde.run import autograde
 from ..checks.cells import is_test_cell
+from ..checks.notebook import read
 from ..course import Course
 from ..gradebook import enrol
 from ..grades import course_grades
 from ..records import GRADED
-from ..checks.notebook import read
 from ..tutor.page import notebook_notes
-from . import prairielearn, results as gradescope_results
+from . import prairielearn
+from . import results as gradescope_results
 from .graded_cells import notebook_tests, read_autograded
 from .layout import ROOT_VARIABLE, STUDENT, Layout
 from .submission import find
@@ -31,8 +33,10 @@ ASSIGNMENT = "self_attention"
 
 def released_tests(course):
     """{released notebook file name: the grade_ids of its test cells}."""
-    return {p.name: {c.metadata["nbgrader"]["grade_id"] for c in read(p).cells if is_test_cell(c)}
-            for p in sorted(course.release.glob("*.ipynb"))}
+    return {
+        p.name: {c.metadata["nbgrader"]["grade_id"] for c in read(p).cells if is_test_cell(c)}
+        for p in sorted(course.release.glob("*.ipynb"))
+    }
 
 
 def hand_in(course, found):
@@ -58,8 +62,12 @@ def grade(layout, writer, assignment=ASSIGNMENT):
     autograded = course.autograded(STUDENT)
     for position, graded in enumerate((g for g in course_grades(course) if g.student == STUDENT), 1):
         tests += notebook_tests(position, graded, read_autograded(autograded / graded.notebook))
-        extra["notebooks"][graded.notebook] = {"status": graded.status, "reason": graded.reason,
-                                               "isolation": graded.isolation, "tampered": graded.tampered}
+        extra["notebooks"][graded.notebook] = {
+            "status": graded.status,
+            "reason": graded.reason,
+            "isolation": graded.isolation,
+            "tampered": graded.tampered,
+        }
         print(f"{graded.notebook}: {graded.status}; isolation: {graded.isolation}; tampered: {graded.tampered}")
         if graded.status not in (GRADED, "missing") or graded.tampered:  # missing: said by find()
             messages.append(f"<p><b>{graded.notebook}</b></p>{notebook_notes(graded)}")

@@ -5,6 +5,7 @@ once, never a link, a hard link or a device; each file refused is named to the s
 matched by its file name, else (renamed, e.g. ``02_self_attention (1).ipynb``) by the test cells it holds. What
 could not be matched, or was not found, is said in plain words.
 """
+
 import json
 import pathlib
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ NAMED_AT_MOST = 10  # refused files named one by one; the rest counted
 @dataclass
 class Found:
     notebooks: dict = field(default_factory=dict)  # {released file name: the uploaded notebook's bytes}
-    messages: list = field(default_factory=list)   # what the student should know, in plain words
+    messages: list = field(default_factory=list)  # what the student should know, in plain words
 
 
 def find(folder, released):
@@ -35,16 +36,20 @@ def find(folder, released):
         name = _by_content(data, released, found.notebooks)
         if name:
             found.notebooks[name] = data
-            found.messages.append(f"Graded {path} as {name} (it holds that notebook's exercises). "
-                                  "Please keep the notebooks' names.")
+            found.messages.append(
+                f"Graded {path} as {name} (it holds that notebook's exercises). Please keep the notebooks' names."
+            )
         else:
-            found.messages.append(f"{path} is not one of this assignment's notebooks (or another copy of one "
-                                  "already graded), so it was not graded.")
+            found.messages.append(
+                f"{path} is not one of this assignment's notebooks (or another copy of one "
+                "already graded), so it was not graded."
+            )
     refused_names = {pathlib.PurePosixPath(shown).name for shown, _ in refused}
     for name in released:
         if name not in found.notebooks and name not in refused_names:
-            found.messages.append(f"No notebook {name} was found in your submission: its exercises score 0. "
-                                  "Upload it with that name.")
+            found.messages.append(
+                f"No notebook {name} was found in your submission: its exercises score 0. Upload it with that name."
+            )
     return found
 
 
@@ -55,8 +60,9 @@ def _uploaded(folder):
         inside, refused_inside = uploads.unzipped(entry)
         files, refused = files + inside, refused + refused_inside
     kept = lambda path: not set(pathlib.PurePosixPath(path).parts) & SKIPPED  # noqa: E731
-    notebooks = sorted((f for f in files if f.path.suffix == ".ipynb" and kept(f.path)),
-                       key=lambda f: (len(f.path.parts), str(f.path)))
+    notebooks = sorted(
+        (f for f in files if f.path.suffix == ".ipynb" and kept(f.path)), key=lambda f: (len(f.path.parts), str(f.path))
+    )
     return notebooks, [(shown, why) for shown, why in refused if kept(shown)]
 
 

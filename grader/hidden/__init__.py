@@ -3,6 +3,7 @@
 Never released to students, never imported inside a sandbox: the release compiles each exercise module
 without its hidden parts (grader/release/compile.py), and a sandbox cannot read this package.
 """
+
 from ..checks.registry import hidden_parts
 
 

@@ -1,5 +1,6 @@
 """The misconception catalogue's wrong answers, run on a hidden case's own inputs: what a student who makes the
 mistake returns there, for the judges to recognise it (``grader/hidden/wrong_answers.py``)."""
+
 import warnings
 
 import torch

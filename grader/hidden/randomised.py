@@ -1,4 +1,5 @@
 """Random inputs for comparisons with the reference, drawn from fixed seeds."""
+
 import dataclasses
 
 import numpy as np

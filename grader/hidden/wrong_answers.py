@@ -6,6 +6,7 @@ calls no other exercise and runs on its own, so that the same text is a demo stu
 (grader/demo/mistakes.py), a test's, and the hidden checks' way to recognise the mistake
 (grader/hidden/catalogue.py). The release never writes them into the student's copy (grader/release/compile.py).
 """
+
 import dataclasses
 import functools
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ class Wrong:
     catalogue's key of the mistake it makes (None: a mistake the catalogue does not name). ``unseen``: it is right
     on everything the notebook shows and wrong only elsewhere (fixed numbers, say), so that only the hidden parts
     can catch it; every other wrong answer fails a visible part (tests/checks/test_checks.py)."""
+
     exercise: str
     name: str
     code: str

@@ -5,14 +5,21 @@ polled.
 Canvas throttles a token with HTTP 403 "Rate Limit Exceeded" (429 on newer sites) and ``canvasapi`` raises on
 it without retrying, so every request here is retried after growing waits (Canvas's "Throttling" page).
 """
+
 import json
 import re
 import time
 
 import requests
 from canvasapi import Canvas
-from canvasapi.exceptions import (CanvasException, Forbidden, InvalidAccessToken, RateLimitExceeded,
-                                  ResourceDoesNotExist, Unauthorized)
+from canvasapi.exceptions import (
+    CanvasException,
+    Forbidden,
+    InvalidAccessToken,
+    RateLimitExceeded,
+    ResourceDoesNotExist,
+    Unauthorized,
+)
 
 from .errors import LmsError
 from .people import LmsUser, Outcome, one_line, points
@@ -37,14 +44,18 @@ class CanvasGrades:
         self._token = token
         self._sleep = sleep
         if not str(course_id).isdigit():
-            raise LmsError(f"the Canvas course id must be the number in the course's address (/courses/<id>), "
-                           f"not {one_line(course_id, token)!r}")
+            raise LmsError(
+                f"the Canvas course id must be the number in the course's address (/courses/<id>), "
+                f"not {one_line(course_id, token)!r}"
+            )
         self._course_id = int(course_id)
         try:
             self._canvas = Canvas(self._url, token)
         except ValueError:
-            raise LmsError(f"the Canvas URL {self._url!r} must be the site's address without /api/v1 "
-                           "(as https://canvas.example.edu)") from None
+            raise LmsError(
+                f"the Canvas URL {self._url!r} must be the site's address without /api/v1 "
+                "(as https://canvas.example.edu)"
+            ) from None
         session = self._canvas._Canvas__requester._session  # the one session canvasapi sends every request through
         session.request = _with_timeout(session.request)
         self._course = None
@@ -52,10 +63,20 @@ class CanvasGrades:
     def users(self):
         """The course's students, with their e-mails, SIS ids and logins where Canvas shows them."""
         course = self._the_course()
-        students = self._call(lambda: list(course.get_users(enrollment_type=["student"], include=["email"])),
-                              "listing the course's students")
-        return [LmsUser(str(s.id), s.name, getattr(s, "email", None), getattr(s, "sis_user_id", None),
-                        getattr(s, "login_id", None)) for s in students]
+        students = self._call(
+            lambda: list(course.get_users(enrollment_type=["student"], include=["email"])),
+            "listing the course's students",
+        )
+        return [
+            LmsUser(
+                str(s.id),
+                s.name,
+                getattr(s, "email", None),
+                getattr(s, "sis_user_id", None),
+                getattr(s, "login_id", None),
+            )
+            for s in students
+        ]
 
     def post(self, assignment_name, maximum, scores):
         """Posts ``scores`` (Canvas user id → points) to the assignment named ``assignment_name`` in one bulk
@@ -64,36 +85,56 @@ class CanvasGrades:
             return {}
         assignment = self._assignment(assignment_name, maximum)
         grade_data = {user: {"posted_grade": points(score)} for user, score in scores.items()}
-        progress = self._call(lambda: assignment.submissions_bulk_update(grade_data=grade_data),
-                              f"posting the grades of {assignment_name!r}")
+        progress = self._call(
+            lambda: assignment.submissions_bulk_update(grade_data=grade_data),
+            f"posting the grades of {assignment_name!r}",
+        )
         return _outcomes(self._finished(progress), scores, self._token)
 
     def _the_course(self):
         if self._course is None:
-            self._course = self._call(lambda: self._canvas.get_course(self._course_id),
-                                      f"reading course {self._course_id}")
+            self._course = self._call(
+                lambda: self._canvas.get_course(self._course_id), f"reading course {self._course_id}"
+            )
         return self._course
 
     def _assignment(self, name, maximum):
         """The course's published assignment named ``name``, worth ``maximum`` points; created if missing."""
         course = self._the_course()
-        found = self._call(lambda: [a for a in course.get_assignments(search_term=name) if a.name == name],
-                           f"looking for the assignment {name!r}")
+        found = self._call(
+            lambda: [a for a in course.get_assignments(search_term=name) if a.name == name],
+            f"looking for the assignment {name!r}",
+        )
         if not found:
-            return self._call(lambda: course.create_assignment({
-                "name": name, "points_possible": points(maximum), "grading_type": "points",
-                "submission_types": ["none"], "published": True}), f"creating the assignment {name!r}")
+            return self._call(
+                lambda: course.create_assignment(
+                    {
+                        "name": name,
+                        "points_possible": points(maximum),
+                        "grading_type": "points",
+                        "submission_types": ["none"],
+                        "published": True,
+                    }
+                ),
+                f"creating the assignment {name!r}",
+            )
         if len(found) > 1:
-            raise LmsError(f"Canvas course {self._course_id} has {len(found)} assignments named {name!r}: "
-                           "rename all but one in Canvas")
+            raise LmsError(
+                f"Canvas course {self._course_id} has {len(found)} assignments named {name!r}: "
+                "rename all but one in Canvas"
+            )
         assignment = found[0]
         if not getattr(assignment, "published", True):
-            raise LmsError(f"the Canvas assignment {name!r} is unpublished, and Canvas grades only published "
-                           "assignments: publish it in Canvas")
+            raise LmsError(
+                f"the Canvas assignment {name!r} is unpublished, and Canvas grades only published "
+                "assignments: publish it in Canvas"
+            )
         if not _same(assignment.points_possible or 0, maximum):
             worth = points(assignment.points_possible or 0)
-            raise LmsError(f"the Canvas assignment {name!r} is worth {worth} points and the kit's maximum is "
-                           f"{points(maximum)}: set its points to {points(maximum)} in Canvas")
+            raise LmsError(
+                f"the Canvas assignment {name!r} is worth {worth} points and the kit's maximum is "
+                f"{points(maximum)}: set its points to {points(maximum)} in Canvas"
+            )
         return assignment
 
     def _finished(self, progress):
@@ -115,9 +156,11 @@ class CanvasGrades:
                 if not _throttled(error):
                     raise self._refused(error, doing) from None
                 if wait is None:
-                    raise LmsError(f"Canvas's rate limit still refused {doing} after {len(RATE_LIMIT_WAITS)} "
-                                   f"retries over {sum(RATE_LIMIT_WAITS)} s: wait a few minutes, then run the "
-                                   "passback again") from None
+                    raise LmsError(
+                        f"Canvas's rate limit still refused {doing} after {len(RATE_LIMIT_WAITS)} "
+                        f"retries over {sum(RATE_LIMIT_WAITS)} s: wait a few minutes, then run the "
+                        "passback again"
+                    ) from None
                 self._sleep(wait)
             except (CanvasException, requests.RequestException) as error:
                 raise self._refused(error, doing) from None
@@ -126,21 +169,31 @@ class CanvasGrades:
         """What to fix, in one line, for Canvas's (or the network's) refusal of ``doing``."""
         said = _says(error, self._token)
         if isinstance(error, InvalidAccessToken):
-            return LmsError(f"Canvas refused the access token ({said or 'Invalid access token'}): make a new "
-                            "one in Canvas (Account → Settings → Approved Integrations → New Access Token) and "
-                            "set it again")
+            return LmsError(
+                f"Canvas refused the access token ({said or 'Invalid access token'}): make a new "
+                "one in Canvas (Account → Settings → Approved Integrations → New Access Token) and "
+                "set it again"
+            )
         if isinstance(error, (Unauthorized, Forbidden)):
-            return LmsError(f"Canvas refused {doing} in course {self._course_id} ({said}): use the access "
-                            "token of a teacher of the course")
+            return LmsError(
+                f"Canvas refused {doing} in course {self._course_id} ({said}): use the access "
+                "token of a teacher of the course"
+            )
         if isinstance(error, ResourceDoesNotExist):
-            return LmsError(f"Canvas found nothing when {doing} (404 Not Found): check the course id "
-                            f"{self._course_id} (the number in /courses/<id>) and the Canvas URL {self._url}")
+            return LmsError(
+                f"Canvas found nothing when {doing} (404 Not Found): check the course id "
+                f"{self._course_id} (the number in /courses/<id>) and the Canvas URL {self._url}"
+            )
         if isinstance(error, requests.JSONDecodeError):
-            return LmsError(f"{self._url} did not answer as Canvas when {doing}: check the Canvas URL "
-                            "(the site's address, as https://canvas.example.edu)")
+            return LmsError(
+                f"{self._url} did not answer as Canvas when {doing}: check the Canvas URL "
+                "(the site's address, as https://canvas.example.edu)"
+            )
         if isinstance(error, requests.Timeout):
-            return LmsError(f"Canvas at {self._url} did not answer within {TIMEOUT} s when {doing}: try again later "
-                            "(what was posted before is kept), or check the Canvas URL")
+            return LmsError(
+                f"Canvas at {self._url} did not answer within {TIMEOUT} s when {doing}: try again later "
+                "(what was posted before is kept), or check the Canvas URL"
+            )
         if isinstance(error, requests.RequestException):
             return LmsError(f"cannot reach Canvas at {self._url} ({type(error).__name__}): check the Canvas URL")
         return LmsError(f"Canvas answered an error when {doing}: {said}")
@@ -148,9 +201,11 @@ class CanvasGrades:
 
 def _with_timeout(request):
     """``requests.Session.request`` with ``TIMEOUT`` as the timeout of a request that gives none."""
+
     def timed(method, url, **options):
         options.setdefault("timeout", TIMEOUT)
         return request(method, url, **options)
+
     return timed
 
 
@@ -185,15 +240,23 @@ def _outcomes(progress, scores, token):
     if progress.workflow_state == "completed":
         return {user: Outcome(True, f"Canvas progress {progress.id}: completed") for user in scores}
     if progress.workflow_state != "failed":
-        late = Outcome(False, f"Canvas progress {progress.id} was still {progress.workflow_state} after "
-                              f"{PROGRESS_LIMIT} s: check the Canvas gradebook, then post again")
+        late = Outcome(
+            False,
+            f"Canvas progress {progress.id} was still {progress.workflow_state} after "
+            f"{PROGRESS_LIMIT} s: check the Canvas gradebook, then post again",
+        )
         return {user: late for user in scores}
     message = progress.message or ""
     ids = message.removeprefix(MISSING_USERS) if message.startswith(MISSING_USERS) else ""
     missing = set(re.findall(r"'([^']*)'", ids))
     if not missing & scores.keys():
-        return {user: Outcome(False, f"Canvas progress {progress.id} failed: {said or 'no message'}")
-                for user in scores}
+        return {
+            user: Outcome(False, f"Canvas progress {progress.id} failed: {said or 'no message'}") for user in scores
+        }
     graded = f"Canvas progress {progress.id}: graded ({len(missing)} other users not found)"
-    return {user: Outcome(False, f"Canvas progress {progress.id} failed for this user: {said}")
-            if user in missing else Outcome(True, graded) for user in scores}
+    return {
+        user: Outcome(False, f"Canvas progress {progress.id} failed for this user: {said}")
+        if user in missing
+        else Outcome(True, graded)
+        for user in scores
+    }

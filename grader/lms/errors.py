@@ -1,4 +1,5 @@
 """What the LMS refused or could not be reached for, in one line that names what to fix (never a secret)."""
+
 from ..errors import UsageError
 
 

@@ -1,5 +1,6 @@
 """The kit's LTI key pair: the private key signs the kit's token requests and stays in the course (mode 0600); the
 public key is given to the LMS as a JWKS (``python -m grader jwks``)."""
+
 import json
 import os
 from dataclasses import dataclass
@@ -16,17 +17,19 @@ from .errors import LmsError
 @dataclass
 class KeySet:
     private_key: object  # pathlib.Path of the private key: its contents are never shown
-    jwks_path: object    # the public key set (Canvas: paste its one key; a JWKS URL can serve the file)
-    public_pem: object   # the public key as PEM (Moodle's "RSA key")
+    jwks_path: object  # the public key set (Canvas: paste its one key; a JWKS URL can serve the file)
+    public_pem: object  # the public key as PEM (Moodle's "RSA key")
     jwks: dict
     made: bool
 
     def __str__(self):
         done = "made a new key pair" if self.made else "the kit's key pair is"
-        return (f"jwks: {done}: private key {self.private_key} (mode 0600: keep it, never share it); public key "
-                f"set in {self.jwks_path}, the same key as PEM in {self.public_pem}, for the LMS's tool "
-                f"registration (README: Grades into the LMS). Canvas's \"Public JWK\":\n"
-                f"{json.dumps(self.jwks['keys'][0], indent=2)}")
+        return (
+            f"jwks: {done}: private key {self.private_key} (mode 0600: keep it, never share it); public key "
+            f"set in {self.jwks_path}, the same key as PEM in {self.public_pem}, for the LMS's tool "
+            f'registration (README: Grades into the LMS). Canvas\'s "Public JWK":\n'
+            f"{json.dumps(self.jwks['keys'][0], indent=2)}"
+        )
 
 
 def jwks(course=".", assignment="self_attention", new=False):
@@ -51,14 +54,15 @@ def refuse_shipped(course, path):
     resolved = path.resolve()
     for folder in (course.source.parent, course.release.parent, course.downloads):
         if resolved.is_relative_to(folder.resolve()):
-            raise LmsError(f"the LTI private key {path} is inside {folder}, which release or the student zip "
-                           "copies: set c.LtiPassback.private_key_path outside it (default lti/private_key.pem)")
+            raise LmsError(
+                f"the LTI private key {path} is inside {folder}, which release or the student zip "
+                "copies: set c.LtiPassback.private_key_path outside it (default lti/private_key.pem)"
+            )
 
 
 def _write_private(path):
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = path.with_name(f".{path.name}.new")
     fresh.unlink(missing_ok=True)
@@ -75,19 +79,25 @@ def private_pem(path):
         if not JWK.from_pem(text.encode()).has_private:
             raise ValueError("a public key")
     except FileNotFoundError:
-        raise LmsError(f"no LTI private key at {path}: make one with python -m grader jwks, and register its "
-                       "public key in the LMS") from None
+        raise LmsError(
+            f"no LTI private key at {path}: make one with python -m grader jwks, and register its public key in the LMS"
+        ) from None
     except (OSError, ValueError, TypeError):
-        raise LmsError(f"{path} is not a readable PEM private key: make a new one with python -m grader jwks "
-                       "--new, and register its public key in the LMS") from None
+        raise LmsError(
+            f"{path} is not a readable PEM private key: make a new one with python -m grader jwks "
+            "--new, and register its public key in the LMS"
+        ) from None
     return text
 
 
 def public_key_pem(pem):
     """The public half of the private key ``pem``, as PEM."""
     key = serialization.load_pem_private_key(pem.encode(), password=None)
-    return key.public_key().public_bytes(serialization.Encoding.PEM,
-                                         serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
 
 
 def public_jwks(pem):

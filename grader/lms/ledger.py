@@ -3,6 +3,7 @@
 One entry per route and target (an LTI line item, a Canvas or Moodle course) and student: the last score the LMS
 took, and the last it refused. It is written again, atomically, after every answer, so that a run stopped half-way
 (a network failure) keeps what was posted, and the next run posts only what is missing or changed."""
+
 import datetime
 import json
 import os
@@ -22,8 +23,9 @@ class Ledger:
     def unchanged(self, place, score, user):
         """True when the LMS already took this very score for this student, user and progress."""
         last = self.data["posts"].get(place, {}).get(score.student, {}).get("posted")
-        return last is not None and last["user"] == user and [last[k] for k in _SAME] == [
-            getattr(score, k) for k in _SAME]
+        return (
+            last is not None and last["user"] == user and [last[k] for k in _SAME] == [getattr(score, k) for k in _SAME]
+        )
 
     def record(self, place, score, user, outcome):
         """Keep the LMS's answer to ``score`` posted for ``user``, and write the ledger now."""
@@ -38,8 +40,9 @@ class Ledger:
 
     def _write(self):
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=self.path.parent, prefix=".passback-", delete=False,
-                                         encoding="utf-8") as file:
+        with tempfile.NamedTemporaryFile(
+            "w", dir=self.path.parent, prefix=".passback-", delete=False, encoding="utf-8"
+        ) as file:
             json.dump(self.data, file, indent=1, sort_keys=True, ensure_ascii=False)
         os.replace(file.name, self.path)
 
@@ -48,4 +51,4 @@ _SAME = ("score", "maximum", "activity", "grading")
 
 
 def _now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")

@@ -5,6 +5,7 @@ pylti1p3's services take the URLs a launch would carry; here they come from the 
 connector is used as it is, but for three things: a token the platform refuses (expired) is asked for again once,
 the next page is read from the ``Link`` header without lowercasing its URL, and every refusal becomes one line
 that names the setting to fix (never the key, the assertion or the token)."""
+
 import datetime
 
 import requests
@@ -48,6 +49,7 @@ class Connector(ServiceConnector):
             response = request(method, url, **options)
             self.last_answer = f"{response.status_code} {response.reason or ''}".strip()
             return response
+
         return timed
 
     def get_access_token(self, scopes):
@@ -56,11 +58,13 @@ class Connector(ServiceConnector):
         except LtiServiceException as error:
             raise _token_refused(error.response, self.token_url) from None
         except (requests.JSONDecodeError, KeyError):
-            raise LmsError(f"the token URL {self.token_url} answered with no access token: check "
-                           "c.LtiPassback.token_url") from None
+            raise LmsError(
+                f"the token URL {self.token_url} answered with no access token: check c.LtiPassback.token_url"
+            ) from None
         except requests.RequestException as error:
-            raise LmsUnreachable(f"cannot reach the LMS's token URL {self.token_url} ({_why(error)}): check "
-                                 "c.LtiPassback.token_url") from None
+            raise LmsUnreachable(
+                f"cannot reach the LMS's token URL {self.token_url} ({_why(error)}): check c.LtiPassback.token_url"
+            ) from None
 
     def make_service_request(self, scopes, url, **options):
         for attempt in (1, 2):
@@ -72,8 +76,10 @@ class Connector(ServiceConnector):
                     continue
                 raise
             except requests.JSONDecodeError:
-                raise LmsError(f"{url} answered with something that is not JSON: check the URL in "
-                               "nbgrader_config.py (c.LtiPassback)") from None
+                raise LmsError(
+                    f"{url} answered with something that is not JSON: check the URL in "
+                    "nbgrader_config.py (c.LtiPassback)"
+                ) from None
             except requests.RequestException as error:
                 raise LmsUnreachable(f"cannot reach {url} ({_why(error)})") from None
             link = answer["headers"].get("Link")
@@ -104,8 +110,10 @@ def _answer(response):
 def _token_refused(response, token_url):
     if response.status_code == 404:
         return LmsError(f"the token URL {token_url} answered {_answer(response)}: check c.LtiPassback.token_url")
-    return LmsError(f"the LMS refused the kit's token request ({_answer(response)}): check c.LtiPassback.client_id "
-                    "and c.LtiPassback.issuer, and that the LMS holds the public key python -m grader jwks prints")
+    return LmsError(
+        f"the LMS refused the kit's token request ({_answer(response)}): check c.LtiPassback.client_id "
+        "and c.LtiPassback.issuer, and that the LMS holds the public key python -m grader jwks prints"
+    )
 
 
 def service_refused(error, url, setting):
@@ -113,11 +121,15 @@ def service_refused(error, url, setting):
     if response.status_code == 404:
         return LmsError(f"{url} answered {_answer(response)}: check {setting}")
     if response.status_code == 401:
-        return LmsError(f"the LMS refused the kit's access token at {url} ({_answer(response)}): check this "
-                        "machine's clock, and the tool's registration in the LMS")
+        return LmsError(
+            f"the LMS refused the kit's access token at {url} ({_answer(response)}): check this "
+            "machine's clock, and the tool's registration in the LMS"
+        )
     if response.status_code == 403:
-        return LmsError(f"the LMS refused the kit at {url} ({_answer(response)}): enable the tool's LTI Advantage "
-                        "services (Assignment and Grade, Names and Role Provisioning) in its registration")
+        return LmsError(
+            f"the LMS refused the kit at {url} ({_answer(response)}): enable the tool's LTI Advantage "
+            "services (Assignment and Grade, Names and Role Provisioning) in its registration"
+        )
     return LmsError(f"{url} answered {_answer(response)}")
 
 
@@ -129,14 +141,20 @@ class LtiCourse:
         path = config.key_path(course, lti)
         keys.refuse_shipped(course, path)
         pem = keys.private_pem(path)
-        registration = (Registration().set_issuer(lti.issuer).set_client_id(lti.client_id)
-                        .set_auth_token_url(lti.token_url).set_tool_private_key(pem)
-                        .set_tool_public_key(keys.public_key_pem(pem)))
+        registration = (
+            Registration()
+            .set_issuer(lti.issuer)
+            .set_client_id(lti.client_id)
+            .set_auth_token_url(lti.token_url)
+            .set_tool_private_key(pem)
+            .set_tool_public_key(keys.public_key_pem(pem))
+        )
         if lti.token_audience:
             registration.set_auth_audience(lti.token_audience)
         self.connector = Connector(registration, lti.token_url)
-        self.ags = AssignmentsGradesService(self.connector, {"scope": [LINEITEM, SCORE],
-                                                             "lineitems": lti.lineitems_url})
+        self.ags = AssignmentsGradesService(
+            self.connector, {"scope": [LINEITEM, SCORE], "lineitems": lti.lineitems_url}
+        )
         self.lineitem = None
 
     def members(self):
@@ -149,25 +167,37 @@ class LtiCourse:
 
     def users(self):
         """The course's learners not deleted from it, as :class:`LmsUser` (``user_id`` is LTI's ``sub``)."""
-        return [LmsUser(m["user_id"], m.get("name") or " ".join(filter(None, (m.get("given_name"),
-                                                                              m.get("family_name")))),
-                        m.get("email") or "", sis_id=m.get("lis_person_sourcedid"))
-                for m in self.members() if learner(m)]
+        return [
+            LmsUser(
+                m["user_id"],
+                m.get("name") or " ".join(filter(None, (m.get("given_name"), m.get("family_name")))),
+                m.get("email") or "",
+                sis_id=m.get("lis_person_sourcedid"),
+            )
+            for m in self.members()
+            if learner(m)
+        ]
 
     def target(self, assignment, maximum, create):
         """The assignment's line item (found by its tag, else by its label; made when ``create``): its URL, or None
         when there is none yet."""
-        wanted = (LineItem().set_tag(tag(assignment)).set_label(assignment).set_score_maximum(maximum)
-                  .set_resource_id(assignment))
+        wanted = (
+            LineItem()
+            .set_tag(tag(assignment))
+            .set_label(assignment)
+            .set_score_maximum(maximum)
+            .set_resource_id(assignment)
+        )
         try:
-            found = (self.ags.find_lineitem_by_tag(tag(assignment)) or self.ags.find_lineitem("label", assignment))
+            found = self.ags.find_lineitem_by_tag(tag(assignment)) or self.ags.find_lineitem("label", assignment)
             if found is None and create:
                 found = self.ags.find_or_create_lineitem(wanted)
         except LtiServiceException as error:
             raise service_refused(error, self.settings.lineitems_url, "c.LtiPassback.lineitems_url") from None
         except LtiException as error:
-            raise LmsError(f"the LMS's line items at {self.settings.lineitems_url} are not AGS line items ({error})"
-                           ) from None
+            raise LmsError(
+                f"the LMS's line items at {self.settings.lineitems_url} are not AGS line items ({error})"
+            ) from None
         self.lineitem = found
         return found.get_id() if found else None
 
@@ -176,9 +206,15 @@ class LtiCourse:
         is answered. A refused score is an Outcome that says why; an LMS that stops answering stops the run."""
         for entry in entries:
             score, user = entry
-            grade = (Grade().set_score_given(score.score).set_score_maximum(maximum).set_user_id(user)
-                     .set_activity_progress(score.activity).set_grading_progress(score.grading)
-                     .set_timestamp(now()))
+            grade = (
+                Grade()
+                .set_score_given(score.score)
+                .set_score_maximum(maximum)
+                .set_user_id(user)
+                .set_activity_progress(score.activity)
+                .set_grading_progress(score.grading)
+                .set_timestamp(now())
+            )
             try:
                 self.ags.put_grade(grade, self.lineitem)
                 yield entry, Outcome(True, self.connector.last_answer)
@@ -203,5 +239,4 @@ def tag(assignment):
 
 def now():
     """AGS's timestamp: ISO 8601 with milliseconds and a time zone."""
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
-
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")

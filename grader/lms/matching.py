@@ -27,9 +27,11 @@ def match(totals, users, lms):
 def _one(total, users, lms):
     ids = {total.lms_id(lms), total.lms_user_id} - {None, ""}
     email = (total.email or "").casefold()
-    for how, same in (("by LMS id", lambda u: u.user_id in ids),
-                      ("by e-mail", lambda u: bool(email) and (u.email or "").casefold() == email),
-                      ("by login", lambda u: total.student in (u.login_id, u.sis_id))):
+    for how, same in (
+        ("by LMS id", lambda u: u.user_id in ids),
+        ("by e-mail", lambda u: bool(email) and (u.email or "").casefold() == email),
+        ("by login", lambda u: total.student in (u.login_id, u.sis_id)),
+    ):
         hits = [user for user in users if same(user)]
         if len(hits) == 1:
             return hits[0], how

@@ -2,10 +2,11 @@
 
 Only what the ledger does not show as taken is posted (``force``: all); every student left out is listed with
 why: no grade yet, not in the LMS's roster, refused by the LMS."""
+
 from dataclasses import dataclass, field
 
-from ..course import Course
 from ..counts import count
+from ..course import Course
 from ..errors import UsageError
 from ..gradebook import graded_cells
 from .ledger import Ledger
@@ -22,27 +23,33 @@ class PassbackReport:
     maximum: float
     ledger: object
     dry_run: bool = False
-    posted: list = field(default_factory=list)     # (Score, user, answer)
+    posted: list = field(default_factory=list)  # (Score, user, answer)
     unchanged: int = 0
-    no_grade: list = field(default_factory=list)   # NoScore
+    no_grade: list = field(default_factory=list)  # NoScore
     unmatched: list = field(default_factory=list)  # (student, why)
-    refused: list = field(default_factory=list)    # (Score, user, answer)
+    refused: list = field(default_factory=list)  # (Score, user, answer)
 
     def __str__(self):
         head = f"passback --{self.route}"
         if self.dry_run:
-            lines = [f"{head} --dry-run: would post {count(len(self.posted), 'score')} to {self.where}, out of "
-                     f"{_number(self.maximum)} (nothing posted); {self.unchanged} unchanged since the last passback"]
+            lines = [
+                f"{head} --dry-run: would post {count(len(self.posted), 'score')} to {self.where}, out of "
+                f"{_number(self.maximum)} (nothing posted); {self.unchanged} unchanged since the last passback"
+            ]
             width = max([len(s.student) for s, _, _ in self.posted] + [7])
             lines += [f"  {'student':<{width}}  LMS user  score / maximum"] + [
                 f"  {s.student:<{width}}  {user}  {_number(s.score)} / {_number(s.maximum)}"
-                for s, user, _ in self.posted]
+                for s, user, _ in self.posted
+            ]
         else:
-            lines = [f"{head}: posted {count(len(self.posted), 'score')} to {self.where}, out of "
-                     f"{_number(self.maximum)}; {self.unchanged} unchanged since the last passback; "
-                     f"ledger {self.ledger}"]
-        lines += _listed("refused by the LMS", [(s.student, f"{answer} (user {user})") for s, user, answer in
-                                                 self.refused])
+            lines = [
+                f"{head}: posted {count(len(self.posted), 'score')} to {self.where}, out of "
+                f"{_number(self.maximum)}; {self.unchanged} unchanged since the last passback; "
+                f"ledger {self.ledger}"
+            ]
+        lines += _listed(
+            "refused by the LMS", [(s.student, f"{answer} (user {user})") for s, user, answer in self.refused]
+        )
         lines += _listed("not posted, no grade yet", [(n.student, n.reason) for n in self.no_grade])
         lines += _listed("not posted, not matched to an LMS user", self.unmatched)
         return "\n".join(lines)
@@ -56,8 +63,9 @@ def _number(value):
     return f"{value:g}"
 
 
-def passback(course=".", assignment="self_attention", route=None, dry_run=False, force=False,
-             post_missing_as_zero=False):
+def passback(
+    course=".", assignment="self_attention", route=None, dry_run=False, force=False, post_missing_as_zero=False
+):
     """Post every student's total (the gradebook's, less the late penalty) to the LMS by ``route`` ('lti',
     'canvas' or 'moodle'); return a :class:`PassbackReport`. ``dry_run``: post nothing, say what would be
     posted. ``force``: post again what the ledger shows as taken. ``post_missing_as_zero``: a student who handed
@@ -73,8 +81,15 @@ def passback(course=".", assignment="self_attention", route=None, dry_run=False,
     target = lms.target(course.assignment, maximum, create=not dry_run)
     place = f"{route} {target}"
     ledger = Ledger(course)
-    report = PassbackReport(route, lms.describe(target), maximum, ledger.path, dry_run, no_grade=no_grade,
-                            unmatched=sorted(unmatched.items()))
+    report = PassbackReport(
+        route,
+        lms.describe(target),
+        maximum,
+        ledger.path,
+        dry_run,
+        no_grade=no_grade,
+        unmatched=sorted(unmatched.items()),
+    )
     entries = []
     for score in ready:
         if score.student not in found:
@@ -92,6 +107,8 @@ def passback(course=".", assignment="self_attention", route=None, dry_run=False,
             ledger.record(place, score, user, outcome)
             (report.posted if outcome.ok else report.refused).append((score, user, outcome.answer))
     except LmsUnreachable as error:
-        raise LmsUnreachable(f"{error}: {len(report.posted)} of {len(entries)} scores were posted and are kept in "
-                             f"{ledger.path}; run passback again to post the rest") from None
+        raise LmsUnreachable(
+            f"{error}: {len(report.posted)} of {len(entries)} scores were posted and are kept in "
+            f"{ledger.path}; run passback again to post the rest"
+        ) from None
     return report

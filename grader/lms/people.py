@@ -1,11 +1,13 @@
 """What goes between the kit and an LMS client: the course's students as the LMS knows them, the LMS's answer
 to each posted score, and the score and answer written as the LMS reads and the kit prints them."""
+
 from dataclasses import dataclass
 
 
 @dataclass
 class LmsUser:
     """A student of the LMS course: its user id, and what the kit can match a gradebook student by."""
+
     user_id: str
     name: str
     email: str | None
@@ -17,6 +19,7 @@ class LmsUser:
 class Outcome:
     """Whether the LMS took one student's score; ``answer`` is the LMS's answer in one short line (never a
     secret)."""
+
     ok: bool
     answer: str
 
@@ -27,7 +30,7 @@ def one_line(text, secret, limit=200):
     line = " ".join(str(text).split())
     if secret:
         line = line.replace(secret, "[token]")
-    return line if len(line) <= limit else line[:limit - 1] + "…"
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def points(score):

@@ -2,11 +2,12 @@
 
 A student already in the gradebook is matched by e-mail, then by LMS id, and gets what the gradebook lacks; a new
 one is added under their SIS id, else their login, else the part of their e-mail before the @."""
+
 import re
 from dataclasses import dataclass, field
 
-from ..course import Course
 from ..counts import count
+from ..course import Course
 from ..gradebook import students
 from .routes import open_route
 
@@ -16,14 +17,16 @@ SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 @dataclass
 class RosterReport:
     route: str
-    added: list = field(default_factory=list)      # (student, user id)
-    matched: list = field(default_factory=list)    # (student, user id, how, note)
+    added: list = field(default_factory=list)  # (student, user id)
+    matched: list = field(default_factory=list)  # (student, user id, how, note)
     unmatched: list = field(default_factory=list)  # (LMS user shown, why)
-    absent: list = field(default_factory=list)     # gradebook students the LMS does not list
+    absent: list = field(default_factory=list)  # gradebook students the LMS does not list
 
     def __str__(self):
-        lines = [f"roster --{self.route}: {count(len(self.added), 'student')} added, {len(self.matched)} matched, "
-                 f"{len(self.unmatched)} could not be matched"]
+        lines = [
+            f"roster --{self.route}: {count(len(self.added), 'student')} added, {len(self.matched)} matched, "
+            f"{len(self.unmatched)} could not be matched"
+        ]
         lines += [f"  added {s} (LMS user {u})" for s, u in self.added]
         lines += [f"  matched {s} (LMS user {u}) {how}{note}" for s, u, how, note in self.matched]
         lines += [f"  could not match {shown}: {why}" for shown, why in self.unmatched]
@@ -53,8 +56,9 @@ def roster(course=".", assignment="self_attention", route=None):
             if new_id is None:
                 report.unmatched.append((f"{user.name or user.user_id} ({user.email or 'no e-mail'})", why))
                 continue
-            book.update_or_create_student(new_id, first_name=first, last_name=last, email=user.email or None,
-                                          lms_user_id=user.user_id)
+            book.update_or_create_student(
+                new_id, first_name=first, last_name=last, email=user.email or None, lms_user_id=user.user_id
+            )
             report.added.append((new_id, user.user_id))
             taken.add(new_id)
     report.absent = [p.id for p in known if p.id not in seen]
@@ -63,8 +67,10 @@ def roster(course=".", assignment="self_attention", route=None):
 
 def _find(user, known):
     email = (user.email or "").casefold()
-    for how, same in (("by e-mail", lambda p: bool(email) and p.email.casefold() == email),
-                      ("by LMS id", lambda p: p.lms_user_id == user.user_id)):
+    for how, same in (
+        ("by e-mail", lambda p: bool(email) and p.email.casefold() == email),
+        ("by LMS id", lambda p: p.lms_user_id == user.user_id),
+    ):
         hits = [p for p in known if same(p)]
         if len(hits) == 1:
             return hits[0], how
@@ -73,8 +79,12 @@ def _find(user, known):
 
 def _update(book, person, user, first, last):
     """Fill what the gradebook lacks; keep an LMS id it already has (another LMS's, say Canvas's), and say so."""
-    fill = {"first_name": person.first_name or first, "last_name": person.last_name or last,
-            "email": person.email or user.email or None, "lms_user_id": person.lms_user_id or user.user_id}
+    fill = {
+        "first_name": person.first_name or first,
+        "last_name": person.last_name or last,
+        "email": person.email or user.email or None,
+        "lms_user_id": person.lms_user_id or user.user_id,
+    }
     book.update_or_create_student(person.id, **fill)
     if person.lms_user_id and person.lms_user_id != user.user_id:
         return f"; kept its lms_user_id {person.lms_user_id}, not the LMS's {user.user_id}"

@@ -1,5 +1,6 @@
 """The three ways into the LMS, behind one face: ``users()``, ``target(assignment, maximum, create)``,
 ``post(assignment, maximum, [(Score, user id)])`` yielding each entry with its Outcome, ``describe(target)``."""
+
 from ..errors import UsageError
 from . import config
 from .people import Outcome
@@ -11,11 +12,14 @@ def open_route(course, route):
     """The course's LMS by ``route`` ('lti', 'canvas' or 'moodle'), its settings checked."""
     if route == "lti":
         from .lti import LtiCourse
+
         return LtiCourse(course)
     if route in ("canvas", "moodle"):
         return RestCourse(course, route)
-    raise UsageError("say which way into the LMS: --lti (an LTI 1.3 tool), --canvas (a Canvas token) or --moodle "
-                     "(a Moodle web-service token)")
+    raise UsageError(
+        "say which way into the LMS: --lti (an LTI 1.3 tool), --canvas (a Canvas token) or --moodle "
+        "(a Moodle web-service token)"
+    )
 
 
 class RestCourse:
@@ -24,9 +28,11 @@ class RestCourse:
     def __init__(self, course, lms):
         if lms == "canvas":
             from .canvas_api import CanvasGrades as client
+
             kind, self.name = config.CanvasPassback, "Canvas"
         else:
             from .moodle_api import MoodleGrades as client
+
             kind, self.name = config.MoodlePassback, "Moodle"
         rest = config.settings(course, kind)
         self.where = f"{self.name} course {rest.course_id} at {rest.url}"

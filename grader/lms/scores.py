@@ -1,6 +1,7 @@
 """What each student's passback would say: the score that ``export`` writes (the gradebook's total less the late
 penalty; a manual grade from formgrader wins, as the gradebook has it), with AGS's progress words, or why there
 is no score to post yet."""
+
 from dataclasses import dataclass
 
 from .. import statuses
@@ -18,6 +19,7 @@ MISSING = "not handed in"
 @dataclass(frozen=True)
 class Score:
     """One student's score to post, out of the assignment's ``maximum``."""
+
     student: str
     score: float
     maximum: float
@@ -43,8 +45,9 @@ def plan(course, missing_as_zero=False):
         if reason == MISSING and missing_as_zero:
             ready.append(Score(total.student, 0.0, total.max_score, *NOT_HANDED_IN, total))
         elif reason:
-            waiting.append(NoScore(total.student, reason + (" (--post-missing-as-zero posts 0)" if reason == MISSING
-                                                            else "")))
+            waiting.append(
+                NoScore(total.student, reason + (" (--post-missing-as-zero posts 0)" if reason == MISSING else ""))
+            )
         else:
             ready.append(Score(total.student, total.score, total.max_score, *HANDED_IN, total))
     return ready, waiting

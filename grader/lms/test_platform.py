@@ -18,6 +18,7 @@ NRPS 2.0):
 It lives in the kit, not only in the tests, because ``python -m grader demo --lti`` posts the demo class to it;
 lti1p3platform is a test requirement (requirements-test.txt), imported only when a platform is started.
 """
+
 import contextlib
 import datetime
 import json
@@ -40,12 +41,15 @@ try:
     from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
 except ImportError as missing:  # a kit installed without its test requirements
     from .errors import LmsError
-    raise LmsError(f"the test LTI platform needs lti1p3platform ({missing.name} is missing): pip install -r "
-                   "requirements-test.txt") from None
+
+    raise LmsError(
+        f"the test LTI platform needs lti1p3platform ({missing.name} is missing): pip install -r requirements-test.txt"
+    ) from None
 
 SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/"
-LINEITEM, LINEITEM_READ, RESULT_READ, SCORE = (SCOPE + s for s in ("lineitem", "lineitem.readonly",
-                                                                    "result.readonly", "score"))
+LINEITEM, LINEITEM_READ, RESULT_READ, SCORE = (
+    SCOPE + s for s in ("lineitem", "lineitem.readonly", "result.readonly", "score")
+)
 MEMBERSHIPS = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
@@ -69,12 +73,18 @@ class WsgiRequest(Request):
         body = environ["wsgi.input"].read(length) if length else b""
         content_type = environ.get("CONTENT_TYPE", "")
         query = dict(parse_qsl(environ.get("QUERY_STRING", "")))
-        headers = {key[5:].replace("_", "-").title(): value for key, value in environ.items()
-                   if key.startswith("HTTP_")}
-        return {"method": environ["REQUEST_METHOD"], "path": environ.get("PATH_INFO", ""), "headers": headers,
-                "get_data": query, "content_type": content_type,
-                "form_data": dict(parse_qsl(body.decode())) if "form" in content_type else {},
-                "json": _json(body) if "json" in content_type else None}
+        headers = {
+            key[5:].replace("_", "-").title(): value for key, value in environ.items() if key.startswith("HTTP_")
+        }
+        return {
+            "method": environ["REQUEST_METHOD"],
+            "path": environ.get("PATH_INFO", ""),
+            "headers": headers,
+            "get_data": query,
+            "content_type": content_type,
+            "form_data": dict(parse_qsl(body.decode())) if "form" in content_type else {},
+            "json": _json(body) if "json" in content_type else None,
+        }
 
 
 def _json(body):
@@ -106,10 +116,16 @@ class PlatformConfig(LTI1P3PlatformConfAbstract):
         registration = self.get_registration()
         token = registration.encode_and_sign(
             {"sub": claims["sub"], "iss": registration.get_iss(), "scopes": " ".join(asked), "jti": str(uuid.uuid4())},
-            registration.get_platform_private_key(), expiration=self.platform.token_seconds)
+            registration.get_platform_private_key(),
+            expiration=self.platform.token_seconds,
+        )
         self.platform.issued.append(token)
-        return {"access_token": token, "token_type": "bearer", "expires_in": self.platform.token_seconds,
-                "scope": " ".join(asked)}
+        return {
+            "access_token": token,
+            "token_type": "bearer",
+            "expires_in": self.platform.token_seconds,
+            "scope": " ".join(asked),
+        }
 
     def verified_assertion(self, assertion):
         """The tool's signed assertion, checked: the registered key, iss = sub = client id, aud = token URL,
@@ -118,15 +134,21 @@ class PlatformConfig(LTI1P3PlatformConfAbstract):
         try:
             self.validate_jwt_format(assertion)
             key = self.get_tool_public_key()
-            claims = jwt.decode(assertion, key, algorithms=["RS256"], audience=self.platform.token_url,
-                                options={"require": ["iss", "sub", "aud", "exp", "iat", "jti"]})
+            claims = jwt.decode(
+                assertion,
+                key,
+                algorithms=["RS256"],
+                audience=self.platform.token_url,
+                options={"require": ["iss", "sub", "aud", "exp", "iat", "jti"]},
+            )
         except jwt.ExpiredSignatureError:
             raise OAuthError(400, "invalid_grant", "the client assertion has expired") from None
         except jwt.InvalidAudienceError:
             raise OAuthError(401, "invalid_client", "the client assertion's aud is not this token URL") from None
         except Exception:  # noqa: BLE001 - lti1p3platform raises its own and jwt's: each is a refused key
-            raise OAuthError(401, "invalid_client", "the client assertion is not signed by the tool's registered "
-                                                    "key") from None
+            raise OAuthError(
+                401, "invalid_client", "the client assertion is not signed by the tool's registered key"
+            ) from None
         if claims["iss"] != registration.get_client_id() or claims["sub"] != registration.get_client_id():
             raise OAuthError(401, "invalid_client", "the client assertion's iss and sub must be the client id")
         if claims["jti"] in self.platform.used_jtis:
@@ -157,7 +179,7 @@ def _page(items, page, limit):
     if not limit:
         return items, False
     start = (page - 1) * limit
-    return items[start:start + limit], start + limit < len(items)
+    return items[start : start + limit], start + limit < len(items)
 
 
 def _next(url, query, has_next):
@@ -174,11 +196,13 @@ class LineItems(AssignmentsGradesService):
         self.platform = platform
 
     # lti1p3platform's storage methods
-    def find_lineitems(self, page=1, limit=None, line_item_id=None, resource_link_id=None, resource_id=None,
-                       tag=None):
+    def find_lineitems(self, page=1, limit=None, line_item_id=None, resource_link_id=None, resource_id=None, tag=None):
         wanted = {"id": line_item_id, "resourceLinkId": resource_link_id, "resourceId": resource_id, "tag": tag}
-        found = [item for item in self.platform.lineitems.values()
-                 if all(item.get(key) == value for key, value in wanted.items() if value is not None)]
+        found = [
+            item
+            for item in self.platform.lineitems.values()
+            if all(item.get(key) == value for key, value in wanted.items() if value is not None)
+        ]
         content, has_next = _page(found, page, limit)
         return {"content": content, "has_next": has_next}
 
@@ -214,11 +238,18 @@ class LineItems(AssignmentsGradesService):
 
     def get_results(self, line_item_id, page=1, limit=None, user_id=None):
         self.find_lineitem(line_item_id)
-        results = [{"id": f"{line_item_id}/results/{user}", "scoreOf": line_item_id, "userId": user,
-                    "resultScore": s.get("scoreGiven"), "resultMaximum": s.get("scoreMaximum"),
-                    "comment": s.get("comment")}
-                   for user, s in sorted(self.platform.scores.get(line_item_id, {}).items())
-                   if user_id in (None, user)]
+        results = [
+            {
+                "id": f"{line_item_id}/results/{user}",
+                "scoreOf": line_item_id,
+                "userId": user,
+                "resultScore": s.get("scoreGiven"),
+                "resultMaximum": s.get("scoreMaximum"),
+                "comment": s.get("comment"),
+            }
+            for user, s in sorted(self.platform.scores.get(line_item_id, {}).items())
+            if user_id in (None, user)
+        ]
         content, has_next = _page(results, page, limit)
         return {"content": content, "has_next": has_next}
 
@@ -227,11 +258,18 @@ class LineItems(AssignmentsGradesService):
         request = self.request
         if request.method == "GET":
             authorize(self, LINEITEM, LINEITEM_READ)
-            query = {k: v for k, v in request.get_data.items() if k in ("page", "limit", "resource_link_id",
-                                                                        "resource_id", "tag")}
+            query = {
+                k: v
+                for k, v in request.get_data.items()
+                if k in ("page", "limit", "resource_link_id", "resource_id", "tag")
+            }
             found = self.find_lineitems(**query)
-            return 200, found["content"], "application/vnd.ims.lis.v2.lineitemcontainer+json", _next(
-                self.platform.lineitems_url, query, found["has_next"])
+            return (
+                200,
+                found["content"],
+                "application/vnd.ims.lis.v2.lineitemcontainer+json",
+                _next(self.platform.lineitems_url, query, found["has_next"]),
+            )
         if request.method == "POST":
             authorize(self, LINEITEM)
             return 201, self.create_lineitem(_valid_lineitem(request.json)), LINEITEM_TYPE, {}
@@ -265,8 +303,12 @@ class LineItems(AssignmentsGradesService):
         authorize(self, RESULT_READ)
         query = {k: v for k, v in self.request.get_data.items() if k in ("page", "limit", "user_id")}
         found = self.get_results(line_item_id, **query)
-        return 200, found["content"], "application/vnd.ims.lis.v2.resultcontainer+json", _next(
-            f"{line_item_id}/results", query, found["has_next"])
+        return (
+            200,
+            found["content"],
+            "application/vnd.ims.lis.v2.resultcontainer+json",
+            _next(f"{line_item_id}/results", query, found["has_next"]),
+        )
 
 
 LINEITEM_TYPE = "application/vnd.ims.lis.v2.lineitem+json"
@@ -330,25 +372,44 @@ class Memberships(NamesRoleProvisioningService):
         query = {k: v for k, v in self.request.get_data.items() if k in ("page", "limit", "role")}
         found = self.get_member_data_page(**query)
         context = self.get_context_by_id()
-        body = {"id": self.platform.memberships_url, "members": self.clean_members(list(found["content"])),
-                "context": {"id": context.id, "label": context.label, "title": context.title}}
-        return 200, body, "application/vnd.ims.lti-nrps.v2.membershipcontainer+json", _next(
-            self.platform.memberships_url, query, found["has_next"])
+        body = {
+            "id": self.platform.memberships_url,
+            "members": self.clean_members(list(found["content"])),
+            "context": {"id": context.id, "label": context.label, "title": context.title},
+        }
+        return (
+            200,
+            body,
+            "application/vnd.ims.lti-nrps.v2.membershipcontainer+json",
+            _next(self.platform.memberships_url, query, found["has_next"]),
+        )
 
 
 class TestPlatform:
     """An LMS course as an LTI 1.3 platform sees it: one registered tool (its public key set ``tool_jwks``), the
     course's ``members`` (NRPS dicts), its line items and the scores received. ``token_seconds``: how long an
     access token lasts."""
+
     __test__ = False  # not a pytest class
 
-    def __init__(self, tool_jwks, members, client_id="attention-kit", deployment_id="1", token_seconds=3600,
-                 scopes=(LINEITEM, LINEITEM_READ, RESULT_READ, SCORE, MEMBERSHIPS)):
+    def __init__(
+        self,
+        tool_jwks,
+        members,
+        client_id="attention-kit",
+        deployment_id="1",
+        token_seconds=3600,
+        scopes=(LINEITEM, LINEITEM_READ, RESULT_READ, SCORE, MEMBERSHIPS),
+    ):
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        self.private_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                             serialization.NoEncryption()).decode()
-        self.public_pem = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                                        serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+        self.private_pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        ).decode()
+        self.public_pem = (
+            key.public_key()
+            .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+            .decode()
+        )
         self.client_id, self.deployment_id, self.token_seconds = client_id, deployment_id, token_seconds
         self.tool_jwks, self.members, self.scopes = tool_jwks, list(members), set(scopes)
         self.lineitems, self.scores, self.received, self.used_jtis, self.log = {}, {}, [], set(), []
@@ -370,15 +431,26 @@ class TestPlatform:
 
     @property
     def registration(self):
-        return (Registration().set_iss(self.base).set_client_id(self.client_id)
-                .set_deployment_id(self.deployment_id).set_platform_private_key(self.private_pem)
-                .set_platform_public_key(self.public_pem).set_tool_key_set(self.tool_jwks))
+        return (
+            Registration()
+            .set_iss(self.base)
+            .set_client_id(self.client_id)
+            .set_deployment_id(self.deployment_id)
+            .set_platform_private_key(self.private_pem)
+            .set_platform_public_key(self.public_pem)
+            .set_tool_key_set(self.tool_jwks)
+        )
 
     def settings(self):
         """The course's ``c.LtiPassback`` settings for this platform, as an LMS shows them at registration."""
-        return {"issuer": self.base, "client_id": self.client_id, "deployment_id": self.deployment_id,
-                "token_url": self.token_url, "lineitems_url": self.lineitems_url,
-                "memberships_url": self.memberships_url}
+        return {
+            "issuer": self.base,
+            "client_id": self.client_id,
+            "deployment_id": self.deployment_id,
+            "token_url": self.token_url,
+            "lineitems_url": self.lineitems_url,
+            "memberships_url": self.memberships_url,
+        }
 
     def config_lines(self):
         return "".join(f"c.LtiPassback.{name} = {value!r}\n" for name, value in self.settings().items())
@@ -403,8 +475,12 @@ class TestPlatform:
         try:
             status, body, media_type, headers = self._route(request)
         except OAuthError as error:
-            status, body, media_type, headers = error.status, {"error": error.error, "error_description":
-                                                               error.description}, "application/json", {}
+            status, body, media_type, headers = (
+                error.status,
+                {"error": error.error, "error_description": error.description},
+                "application/json",
+                {},
+            )
         except LtiServiceException as error:
             status, body, media_type = error.status_code, {"error": error.message}, "application/json"
             headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'} if status == 401 else {}
@@ -420,8 +496,12 @@ class TestPlatform:
     def _route(self, request):
         parts = request.path.strip("/").split("/")
         if parts == ["token"] and request.method == "POST":
-            return 200, self.config.get_access_token(request.form_data), "application/json", {
-                "Cache-Control": "no-store"}
+            return (
+                200,
+                self.config.get_access_token(request.form_data),
+                "application/json",
+                {"Cache-Control": "no-store"},
+            )
         if parts == ["jwks"]:
             return 200, {"keys": self.registration.get_jwks()}, "application/json", {}
         if parts[:2] != ["contexts", CONTEXT]:
@@ -435,8 +515,10 @@ class TestPlatform:
         if len(rest) == 1:
             return service.lineitems()
         line_item_id = f"{self.lineitems_url}/{rest[1]}"
-        handler = {2: service.lineitem, 3: {"scores": service.score, "results": service.results}.get(
-            rest[2] if len(rest) > 2 else "")}.get(len(rest))
+        handler = {
+            2: service.lineitem,
+            3: {"scores": service.score, "results": service.results}.get(rest[2] if len(rest) > 2 else ""),
+        }.get(len(rest))
         if handler is None:
             raise LtiServiceException("not found", 404)
         return handler(line_item_id)
@@ -447,9 +529,19 @@ class TestPlatform:
         return dict(self.scores.get(line_item_id, {}))
 
 
-_REASONS = {200: "OK", 201: "Created", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
-            403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
-            415: "Unsupported Media Type", 422: "Unprocessable Entity"}
+_REASONS = {
+    200: "OK",
+    201: "Created",
+    204: "No Content",
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Entity",
+}
 
 
 class _Handler(WSGIRequestHandler):
@@ -466,8 +558,16 @@ class _Handler(WSGIRequestHandler):
 def member(user_id, name, email, sis_id=None, roles=(LEARNER,)):
     """A course member as NRPS lists it."""
     given, _, family = name.partition(" ")
-    return {"user_id": user_id, "name": name, "given_name": given, "family_name": family, "email": email,
-            "lis_person_sourcedid": sis_id, "roles": list(roles), "status": "Active"}
+    return {
+        "user_id": user_id,
+        "name": name,
+        "given_name": given,
+        "family_name": family,
+        "email": email,
+        "lis_person_sourcedid": sis_id,
+        "roles": list(roles),
+        "status": "Active",
+    }
 
 
 def new_user_id():

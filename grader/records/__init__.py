@@ -7,6 +7,7 @@ grader.statuses). The verbs join it to the gradebook by (student, notebook, grad
 take every score from the gradebook; the scores kept here are the sandbox's own account. None of it holds the
 source of a hidden test.
 """
+
 import json
 import os
 import pathlib

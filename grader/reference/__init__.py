@@ -2,6 +2,7 @@
 
 Instructor-only, like the hidden checks: never released, never visible inside a sandbox.
 """
+
 import contextlib
 import functools
 import io
@@ -10,7 +11,6 @@ from ..checks import registry
 from ..checks.cells import is_test_cell
 from ..checks.in_process import run_cell
 from ..checks.notebook import read
-
 
 
 class Solutions:
@@ -39,6 +39,7 @@ def namespace(notebook):
     draws = any("matplotlib" in source for source in cells)
     if draws:
         import matplotlib
+
         matplotlib.use("Agg")
     names = {"__name__": f"solutions.{path.stem}"}
     with contextlib.redirect_stdout(io.StringIO()):
@@ -46,5 +47,6 @@ def namespace(notebook):
             run_cell(source, names, path.name)
     if draws:
         import matplotlib.pyplot as plt
+
         plt.close("all")
     return names

@@ -7,6 +7,7 @@ the new autograded notebooks (a note at the top saying what changed for the stud
 changed students' feedback is written next (grader.regrade.run), once the result set is marked applied. What it
 replaces, the feedback folders included, is kept first in ``<result set>/previous/``, which :func:`undo` puts back.
 """
+
 import datetime
 import json
 import shutil
@@ -28,11 +29,17 @@ def _submission_notebook(book, course, student, notebook):
 def _state(book, course, student, notebook, cells):
     """The gradebook's values that applying changes, for one notebook (``cells``: its grade_ids, None for all)."""
     submitted = _submission_notebook(book, course, student, notebook)
-    return {"flagged": submitted.flagged, "late_penalty": submitted.late_submission_penalty,
-            "timestamp": submitted.assignment.timestamp.isoformat() if submitted.assignment.timestamp else None,
-            "grades": {g.name: {"auto_score": g.auto_score, "needs_manual_grade": g.needs_manual_grade}
-                       for g in submitted.grades if cells is None or g.name in cells},
-            "comments": {c.name: c.auto_comment for c in submitted.comments if cells is None or c.name in cells}}
+    return {
+        "flagged": submitted.flagged,
+        "late_penalty": submitted.late_submission_penalty,
+        "timestamp": submitted.assignment.timestamp.isoformat() if submitted.assignment.timestamp else None,
+        "grades": {
+            g.name: {"auto_score": g.auto_score, "needs_manual_grade": g.needs_manual_grade}
+            for g in submitted.grades
+            if cells is None or g.name in cells
+        },
+        "comments": {c.name: c.auto_comment for c in submitted.comments if cells is None or c.name in cells},
+    }
 
 
 def _put(book, course, student, notebook, state, cells, flag_kept):
@@ -90,20 +97,34 @@ def apply(live, scratch, changes, selection, folder, graded_with, done_marker):
     with live.gradebook() as book, scratch.gradebook() as new:
         for student, notebook in pairs:
             states[f"{student}/{notebook}"] = _state(book, live, student, notebook, selection.cells)
-            _put(book, live, student, notebook, _state(new, scratch, student, notebook, selection.cells),
-                 selection.cells, flag_kept=True)
+            _put(
+                book,
+                live,
+                student,
+                notebook,
+                _state(new, scratch, student, notebook, selection.cells),
+                selection.cells,
+                flag_kept=True,
+            )
     (previous / "gradebook.json").write_text(json.dumps({"states": states, "absent": absent}, indent=1))
     when = datetime.datetime.now().strftime("%Y-%m-%d")
     entries = ledger.read(live)
     for student, notebook in pairs:
-        copy_results(live, scratch, student, notebook, selection.cells,
-                      note_cell([c for c in changes if (c.student, c.notebook) == (student, notebook)], when))
+        copy_results(
+            live,
+            scratch,
+            student,
+            notebook,
+            selection.cells,
+            note_cell([c for c in changes if (c.student, c.notebook) == (student, notebook)], when),
+        )
         if selection.cells is None:
             ledger.stamp(live, student, notebook, graded_with[(student, notebook)], entries)
     ledger.write(live, entries)
     for student in students:
-        if sorted(p.name for p in live.submitted(student).glob("*.ipynb")) == \
-                sorted(p.name for p in scratch.submitted(student).glob("*.ipynb")):
+        if sorted(p.name for p in live.submitted(student).glob("*.ipynb")) == sorted(
+            p.name for p in scratch.submitted(student).glob("*.ipynb")
+        ):
             shutil.copy2(done_marker(scratch, student), done_marker(live, student))
     (folder / APPLIED).write_text(json.dumps({"pairs": pairs, "cells": sorted(selection.cells or []) or None}))
     return students
@@ -117,8 +138,12 @@ def copy_results(live, scratch, student, notebook, cells, note):
     if cells is not None and target.exists():
         nb = nbformat.read(target, as_version=4)
         fresh = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in new_nb.cells}
-        nb.cells = [fresh[c.metadata["nbgrader"]["grade_id"]] if c.metadata.get("nbgrader", {}).get("grade_id")
-                    in cells and c.metadata["nbgrader"]["grade_id"] in fresh else c for c in nb.cells]
+        nb.cells = [
+            fresh[c.metadata["nbgrader"]["grade_id"]]
+            if c.metadata.get("nbgrader", {}).get("grade_id") in cells and c.metadata["nbgrader"]["grade_id"] in fresh
+            else c
+            for c in nb.cells
+        ]
         path = records.record_path(live, student, notebook)
         record = records.read(path) if path.exists() else new_record
         replaced = {e.cell: e for e in new_record.exercises if e.cell in cells}

@@ -6,6 +6,7 @@ kept. A row is also listed when only the status changed (a 0 that timed out, now
 stands over a changed autograded score. Each row says why, from what changed since grading (the exercise module:
 the kit's records name the parts whose score changed; the submitted file), the statuses and the late penalty.
 """
+
 import math
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ class Change:
     """One changed score. ``grade_id`` is None for a notebook's late penalty (``before``/``after`` negative, as the
     export writes it); ``reasons`` are for the instructor, ``told`` for the student's feedback page (empty when the
     score the student sees does not change)."""
+
     student: str
     name: str
     notebook: str
@@ -91,30 +93,47 @@ def diff(live, scratch, selection):
     old_books = {(s.student, s.notebook): s for s in old.notebook_scores}
     new_books = {(s.student, s.notebook): s for s in new.notebook_scores}
     names = {p.id: f"{p.first_name} {p.last_name}".strip() for p in old.students}
-    order = {name: [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in nb.cells]
-             for name, nb in live.released_notebooks().items()}
+    order = {
+        name: [c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in nb.cells]
+        for name, nb in live.released_notebooks().items()
+    }
     found = []
     for student, notebook in selection.pairs:
         stem = notebook.removesuffix(".ipynb")
         what = selection.changed.get((student, notebook), set())
         records_then, records_now = _record(live, student, notebook), _record(scratch, student, notebook)
         in_order = order.get(notebook, [])
-        cells = sorted((key for key in new_cells if key[:2] == (student, stem)),
-                       key=lambda key: (in_order.index(key[2]) if key[2] in in_order else len(in_order), key[2]))
+        cells = sorted(
+            (key for key in new_cells if key[:2] == (student, stem)),
+            key=lambda key: (in_order.index(key[2]) if key[2] in in_order else len(in_order), key[2]),
+        )
         for key in cells:
             then, now = old_cells.get(key), new_cells[key]
             if selection.cells is not None and now.grade_id not in selection.cells:
                 continue
-            change = _cell_change(student, names.get(student, ""), notebook, then, now, what,
-                                  (records_then, records_now))
+            change = _cell_change(
+                student, names.get(student, ""), notebook, then, now, what, (records_then, records_now)
+            )
             if change:
                 found.append(change)
         then, now = old_books.get((student, stem)), new_books.get((student, stem))
         penalty_then, penalty_now = (then.late_penalty if then else 0.0), (now.late_penalty if now else 0.0)
         if selection.cells is None and not same(penalty_then, penalty_now):
             words = f"the late penalty: {number(penalty_then)} → {number(penalty_now)}"
-            found.append(Change(student, names.get(student, ""), notebook, LATE_PENALTY, None, -penalty_then,
-                                -penalty_now, 0.0, (words,), (words,)))
+            found.append(
+                Change(
+                    student,
+                    names.get(student, ""),
+                    notebook,
+                    LATE_PENALTY,
+                    None,
+                    -penalty_then,
+                    -penalty_now,
+                    0.0,
+                    (words,),
+                    (words,),
+                )
+            )
     return found
 
 
@@ -133,8 +152,11 @@ def _cell_change(student, name, notebook, then, now, what, notebook_records):
         then_words, now_words = STATUSES[status_then].csv, STATUSES[status_now].csv
         reasons.append(f"status changed: {then_words} → {now_words}")
         graded_now = not STATUSES[status_then].real and STATUSES[status_now].real
-        told.append(f"it could not be graded before ({then_words}); now it is" if graded_now
-                    else f"its status changed from “{then_words}” to “{now_words}”")
+        told.append(
+            f"it could not be graded before ({then_words}); now it is"
+            if graded_now
+            else f"its status changed from “{then_words}” to “{now_words}”"
+        )
     if CHECK in what and not same(auto_then, now.auto_score):
         parts = changed_parts(_exercise(record_then, now.grade_id), _exercise(record_now, now.grade_id))
         reasons.append("the check changed" + (f" (part {', '.join(parts)})" if parts else ""))
@@ -143,14 +165,28 @@ def _cell_change(student, name, notebook, then, now, what, notebook_records):
         reasons.append("the submission changed (the file handed in differs from the one graded)")
         told.append("a newer copy of your notebook was graded")
     if not reasons:
-        reasons.append("graded again: neither the check's module nor the submission changed (the grader's other "
-                       "code or settings may have)")
+        reasons.append(
+            "graded again: neither the check's module nor the submission changed (the grader's other "
+            "code or settings may have)"
+        )
         told.append("it was graded again")
     if manual is not None:
-        reasons.append(f"a manual grade kept: {number(manual)} counts (autograded "
-                       f"{number(auto_then or 0.0)} → {number(now.auto_score or 0.0)})")
+        reasons.append(
+            f"a manual grade kept: {number(manual)} counts (autograded "
+            f"{number(auto_then or 0.0)} → {number(now.auto_score or 0.0)})"
+        )
         told = []  # the grade the student sees stays the manual one
     if same(before, after) and status_then == status_now:
         told = []
-    return Change(student, name, notebook, exercise_of_grade_id(now.grade_id) or now.grade_id, now.grade_id,
-                  before, after, now.max_score, tuple(reasons), tuple(told))
+    return Change(
+        student,
+        name,
+        notebook,
+        exercise_of_grade_id(now.grade_id) or now.grade_id,
+        now.grade_id,
+        before,
+        after,
+        now.max_score,
+        tuple(reasons),
+        tuple(told),
+    )

@@ -8,6 +8,7 @@ counts. Where no entry counts, the files' times decide, which is honest one way:
 modified before the record was written is the one it was graded with (and is stamped so); one modified after it
 may have changed (a reverted edit reads as a change, and the regrade's diff then shows nothing).
 """
+
 import hashlib
 import json
 import os
@@ -52,8 +53,7 @@ def key(student, notebook):
 def hashes(course, student, notebook):
     """The hashes a grading now would use: ``{"check": module's or None, "submission": the file's}``."""
     module = module_files().get(notebook)
-    return {CHECK: sha256(module) if module else None,
-            SUBMISSION: sha256(course.submitted(student) / notebook)}
+    return {CHECK: sha256(module) if module else None, SUBMISSION: sha256(course.submitted(student) / notebook)}
 
 
 def changed(course, student, notebook, entries):
@@ -77,8 +77,10 @@ def stamp_unchanged(course, pairs, entries):
     for student, notebook in pairs:
         record = record_path(course, student, notebook)
         if record.exists() and not changed(course, student, notebook, entries):
-            entries[key(student, notebook)] = {"graded_ns": record.stat().st_mtime_ns,
-                                               **hashes(course, student, notebook)}
+            entries[key(student, notebook)] = {
+                "graded_ns": record.stat().st_mtime_ns,
+                **hashes(course, student, notebook),
+            }
     return entries
 
 

@@ -3,6 +3,7 @@
 A Markdown cell put first in the applied autograded notebook, which nbgrader's feedback shows like the notebook's
 other cells (formgrader shows it too); a later ``autograde`` writes the notebook afresh, without it.
 """
+
 import re
 
 from nbformat.v4 import new_markdown_cell
@@ -20,8 +21,10 @@ def note_cell(changes, when):
     lines = [f"**Your grade for this notebook was changed on {when}.**", ""]
     for change in told:
         out_of = f" of {number(change.max_score)}" if change.grade_id else ""
-        lines.append(f"- {plain(change.exercise)}: {number(change.before)} → {number(change.after)}{out_of} "
-                     f"points, because {plain('; '.join(change.told))}.")
+        lines.append(
+            f"- {plain(change.exercise)}: {number(change.before)} → {number(change.after)}{out_of} "
+            f"points, because {plain('; '.join(change.told))}."
+        )
     return new_markdown_cell("\n".join(lines), metadata={NOTE: True})
 
 

@@ -1,25 +1,37 @@
 """The diff of a regrade as the instructor reads it: a table on the terminal, the rows of its CSV file (written by
 grader.regrade.run) and an HTML page (Jinja2, autoescaped: student ids and names are the students' own, and are
 escaped as on every page of the kit)."""
+
 import jinja2
 
 from ..counts import count
 from .diff import number
 
 COLUMNS = ["student", "name", "notebook", "exercise", "before", "after", "max_score", "why"]
-ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("grader.regrade", "templates"), autoescape=True,
-                                 undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.PackageLoader("grader.regrade", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
 
 
 def rows(changes):
-    return [[c.student, c.name, c.notebook, c.exercise, c.before, c.after, c.max_score if c.grade_id else "", c.why]
-            for c in changes]
+    return [
+        [c.student, c.name, c.notebook, c.exercise, c.before, c.after, c.max_score if c.grade_id else "", c.why]
+        for c in changes
+    ]
 
 
 def write_html(path, assignment, changes, regraded, state):
     """The page; ``regraded`` and ``state`` are the kit's own sentences (whom, and whether it is applied)."""
-    path.write_text(ENVIRONMENT.get_template("diff.html.j2").render(
-        assignment=assignment, changes=changes, regraded=regraded, state=state, number=number), encoding="utf-8")
+    path.write_text(
+        ENVIRONMENT.get_template("diff.html.j2").render(
+            assignment=assignment, changes=changes, regraded=regraded, state=state, number=number
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -31,8 +43,10 @@ def table(changes):
     for c in changes:
         out_of = f"/{number(c.max_score)}" if c.grade_id else ""
         lower = " (lower)" if c.lower else ""
-        lines.append(f"  {printable(c.student)} {printable(c.notebook.split('_', 1)[0])} {printable(c.exercise)}: "
-                     f"{number(c.before)} → {number(c.after)}{out_of}{lower}: {c.why}")
+        lines.append(
+            f"  {printable(c.student)} {printable(c.notebook.split('_', 1)[0])} {printable(c.exercise)}: "
+            f"{number(c.before)} → {number(c.after)}{out_of}{lower}: {c.why}"
+        )
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ applied (``apply``, or a yes in a terminal), and a lower grade only with ``allow
 The one module of the verb that drives others (autograde, export), as the demo does: the rest of the package is
 its own.
 """
+
 import datetime
 import sys
 from dataclasses import dataclass, field
@@ -22,7 +23,9 @@ from ..errors import NbgraderFailed, UsageError
 from ..export import export
 from ..export.lms import sheet
 from . import ledger, page, scratch
-from .apply import apply as apply_set, latest_applied, undo as undo_set
+from .apply import apply as apply_set
+from .apply import latest_applied
+from .apply import undo as undo_set
 from .diff import diff
 from .select import handed_in, select
 
@@ -30,6 +33,7 @@ from .select import handed_in, select
 @dataclass
 class Regrade:
     """What a regrade did: its changes, where its result set is, whether it was applied, whose grade went down."""
+
     folder: object
     changes: list
     applied: bool = False
@@ -38,9 +42,11 @@ class Regrade:
     def __str__(self):
         lines = [page.table(self.changes), f"diff: {self.folder / 'diff.html'} and diff.csv"]
         if self.applied:
-            lines.append(f"applied: the gradebook, the autograded notebooks, the records and the feedback of "
-                         f"{count(len({c.student for c in self.changes}), 'student')}; python -m grader regrade "
-                         "--undo puts them back")
+            lines.append(
+                f"applied: the gradebook, the autograded notebooks, the records and the feedback of "
+                f"{count(len({c.student for c in self.changes}), 'student')}; python -m grader regrade "
+                "--undo puts them back"
+            )
             if self.lowered:
                 lines.append("grades lowered: " + ", ".join(self.lowered))
         elif self.changes:
@@ -48,8 +54,18 @@ class Regrade:
         return "\n".join(lines)
 
 
-def regrade(course=".", assignment="self_attention", students=(), notebooks=(), exercises=(), changed_checks=False,
-            apply=None, allow_lower=False, undo=False, workers=None):
+def regrade(
+    course=".",
+    assignment="self_attention",
+    students=(),
+    notebooks=(),
+    exercises=(),
+    changed_checks=False,
+    apply=None,
+    allow_lower=False,
+    undo=False,
+    workers=None,
+):
     """Grade again the chosen notebooks (each filter narrows; none: everyone) into a new result set and return
     its :class:`Regrade`; ``apply`` it (None: ask when standard input is a terminal), lowering a grade only with
     ``allow_lower``. ``undo``: put back what the last applied regrade replaced, and nothing else."""
@@ -60,41 +76,60 @@ def regrade(course=".", assignment="self_attention", students=(), notebooks=(), 
         if undo:
             return _undo(live)
         everyone = handed_in(live)
-        ledger.write(live, ledger.stamp_unchanged(live, [(s, n) for s, ns in everyone.items() for n in ns],
-                                                  ledger.read(live)))
+        ledger.write(
+            live, ledger.stamp_unchanged(live, [(s, n) for s, ns in everyone.items() for n in ns], ledger.read(live))
+        )
         selection = select(live, students, notebooks, exercises, changed_checks)
         if not selection.notebooks:
-            return "regrade: nothing to regrade" + (": no exercise module changed since the last grading"
-                                                    if changed_checks else "")
+            return "regrade: nothing to regrade" + (
+                ": no exercise module changed since the last grading" if changed_checks else ""
+            )
         folder = _new_folder(live)
         graded_with = {(s, n): ledger.hashes(live, s, n) for s, n in selection.pairs}
         scratch_course = scratch.make(live, folder / "course", selection)
         autograde(scratch_course, scratch_course.assignment, force=True, workers=workers)
         changes = diff(live, scratch_course, selection)
         result = Regrade(folder, changes)
-        regraded = (f"Graded again: {count(len(selection.pairs), 'notebook')} of "
-                    f"{count(len(selection.notebooks), 'student')}, into {folder}")
+        regraded = (
+            f"Graded again: {count(len(selection.pairs), 'notebook')} of "
+            f"{count(len(selection.notebooks), 'student')}, into {folder}"
+        )
         write_csv(folder / "diff.csv", changes)
         page.write_html(folder / "diff.html", live.assignment, changes, regraded, "Not applied yet.")
         if not changes or not _agreed(apply, result):
             return result
-        result.lowered = sorted({f"{c.student} ({c.notebook.split('_', 1)[0]} {c.exercise} "
-                                 f"{page.number(c.before)} → {page.number(c.after)})" for c in changes if c.lower})
+        result.lowered = sorted(
+            {
+                f"{c.student} ({c.notebook.split('_', 1)[0]} {c.exercise} "
+                f"{page.number(c.before)} → {page.number(c.after)})"
+                for c in changes
+                if c.lower
+            }
+        )
         if result.lowered and not allow_lower:
-            raise UsageError("refused: this regrade lowers " + ", ".join(result.lowered) + "; nothing was applied "
-                             f"(--allow-lower applies it; the diff: {folder / 'diff.html'})")
+            raise UsageError(
+                "refused: this regrade lowers " + ", ".join(result.lowered) + "; nothing was applied "
+                f"(--allow-lower applies it; the diff: {folder / 'diff.html'})"
+            )
         changed = apply_set(live, scratch_course, changes, selection, folder, graded_with, done_marker)
         try:
             _feedback(live, changed)
         except NbgraderFailed as failed:  # marked applied already: --undo finds it
-            raise NbgraderFailed(f"applied to the gradebook, the autograded notebooks and the records, but the "
-                                 f"feedback was not written (python -m grader feedback writes it; python -m grader "
-                                 f"regrade --undo puts back what this regrade replaced): {failed}") from failed
+            raise NbgraderFailed(
+                f"applied to the gradebook, the autograded notebooks and the records, but the "
+                f"feedback was not written (python -m grader feedback writes it; python -m grader "
+                f"regrade --undo puts back what this regrade replaced): {failed}"
+            ) from failed
         finally:
             _export_again(live)  # from the changed gradebook, the pages written or not
         result.applied = True
-        page.write_html(folder / "diff.html", live.assignment, changes, regraded,
-                        "Applied" + (f"; grades lowered: {', '.join(result.lowered)}." if result.lowered else "."))
+        page.write_html(
+            folder / "diff.html",
+            live.assignment,
+            changes,
+            regraded,
+            "Applied" + (f"; grades lowered: {', '.join(result.lowered)}." if result.lowered else "."),
+        )
         return result
 
 
@@ -113,7 +148,7 @@ def _agreed(apply, result):
 
 
 def _new_folder(live):
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H-%M-%S")
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H-%M-%S")
     folder, n = live.grading / "regrade" / stamp, 1
     while folder.exists():
         n += 1
@@ -138,5 +173,7 @@ def _undo(live):
     if folder is None:
         raise UsageError("no applied regrade to undo")
     students = undo_set(live, folder, lambda: _export_again(live))
-    return (f"regrade --undo: put back the grades, autograded notebooks, records and feedback of "
-            f"{count(len(students), 'student')} ({', '.join(students)}) as they were before {folder.name}")
+    return (
+        f"regrade --undo: put back the grades, autograded notebooks, records and feedback of "
+        f"{count(len(students), 'student')} ({', '.join(students)}) as they were before {folder.name}"
+    )

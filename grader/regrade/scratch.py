@@ -6,6 +6,7 @@ students' notebooks as handed in, and a new SQLite gradebook that holds the assi
 defines it (its notebooks, cells, due date) and the students with their extensions, copied through nbgrader's
 gradebook API (the live one may be PostgreSQL). Nothing the students or the live gradebook see is touched.
 """
+
 import shutil
 
 from nbgrader.api import MissingEntry
@@ -30,8 +31,15 @@ def make(live, folder, selection):
     root = folder.resolve()
     loaded = PyFileConfigLoader(CONFIG, path=str(live.root.resolve())).load_config()
     hidden = [*loaded.SandboxExecute.get("hidden_folders", []), str(live.root.resolve())]
-    (root / CONFIG).write_text(SCRATCH_CONFIG.format(config=CONFIG, live=str(live.root.resolve()), root=str(root),
-                                                     db_url=f"sqlite:///{root / 'gradebook.db'}", hidden=hidden))
+    (root / CONFIG).write_text(
+        SCRATCH_CONFIG.format(
+            config=CONFIG,
+            live=str(live.root.resolve()),
+            root=str(root),
+            db_url=f"sqlite:///{root / 'gradebook.db'}",
+            hidden=hidden,
+        )
+    )
     scratch = Course(root, live.assignment)
     for step in ("release", "source"):
         if live.folder(step).is_dir():
@@ -40,8 +48,12 @@ def make(live, folder, selection):
         handed, into = live.submitted(student), scratch.submitted(student)
         into.mkdir(parents=True)
         for path in handed.iterdir():  # the chosen notebooks, and the other files (timestamp.txt) as handed in
-            if path.is_file() and not path.is_symlink() and not path.name.endswith(".invalid") \
-                    and (path.suffix != ".ipynb" or path.name in notebooks):
+            if (
+                path.is_file()
+                and not path.is_symlink()
+                and not path.name.endswith(".invalid")
+                and (path.suffix != ".ipynb" or path.name in notebooks)
+            ):
                 shutil.copy2(path, into / path.name)
     copy_assignment(live, scratch, selection.notebooks)
     return scratch
@@ -57,21 +69,37 @@ def copy_assignment(live, scratch, students):
         for notebook in assignment.notebooks:
             target.update_or_create_notebook(notebook.name, live.assignment, kernelspec=notebook.kernelspec)
             for cell in notebook.grade_cells:
-                target.update_or_create_grade_cell(cell.name, notebook.name, live.assignment,
-                                                   max_score=cell.max_score, cell_type=cell.cell_type)
+                target.update_or_create_grade_cell(
+                    cell.name, notebook.name, live.assignment, max_score=cell.max_score, cell_type=cell.cell_type
+                )
             for cell in notebook.solution_cells:
                 target.update_or_create_solution_cell(cell.name, notebook.name, live.assignment)
             for cell in notebook.task_cells:
-                target.update_or_create_task_cell(cell.name, notebook.name, live.assignment,
-                                                  max_score=cell.max_score, cell_type=cell.cell_type)
+                target.update_or_create_task_cell(
+                    cell.name, notebook.name, live.assignment, max_score=cell.max_score, cell_type=cell.cell_type
+                )
             for cell in notebook.source_cells:
-                target.update_or_create_source_cell(cell.name, notebook.name, live.assignment,
-                                                    cell_type=cell.cell_type, locked=cell.locked,
-                                                    source=cell.source, checksum=cell.checksum)
+                target.update_or_create_source_cell(
+                    cell.name,
+                    notebook.name,
+                    live.assignment,
+                    cell_type=cell.cell_type,
+                    locked=cell.locked,
+                    source=cell.source,
+                    checksum=cell.checksum,
+                )
         for student in students:
             person = people.get(student)
-            names = {"first_name": person.first_name, "last_name": person.last_name, "email": person.email,
-                     "lms_user_id": person.lms_user_id} if person else {}
+            names = (
+                {
+                    "first_name": person.first_name,
+                    "last_name": person.last_name,
+                    "email": person.email,
+                    "lms_user_id": person.lms_user_id,
+                }
+                if person
+                else {}
+            )
             target.update_or_create_student(student, **{k: v or None for k, v in names.items()})
             try:
                 extension = source.find_submission(live.assignment, student).extension
@@ -79,4 +107,3 @@ def copy_assignment(live, scratch, students):
                 extension = None
             if extension is not None:
                 target.update_or_create_submission(live.assignment, student, extension=extension)
-

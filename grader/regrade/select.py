@@ -1,5 +1,6 @@
 """Whom a regrade grades again: the notebooks handed in (readable ones: a file set aside as unreadable has nothing
 to grade), narrowed by student, notebook, exercise, or to those whose exercise module changed since grading."""
+
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -8,9 +9,9 @@ from . import ledger
 
 @dataclass(frozen=True)
 class Selection:
-    notebooks: dict      # {student: [notebook file name, ...]}, sorted
+    notebooks: dict  # {student: [notebook file name, ...]}, sorted
     cells: frozenset | None  # the grade_ids to regrade (None: every cell of those notebooks)
-    changed: dict        # {(student, notebook): what changed since grading, see ledger.changed}
+    changed: dict  # {(student, notebook): what changed since grading, see ledger.changed}
 
     @property
     def pairs(self):

@@ -1,4 +1,5 @@
 """``release``: nbgrader's student version of the notebooks, and the zip that students download."""
+
 from ..course import Course
 from .bundle import write_bundle
 from .swap import generate_atomically

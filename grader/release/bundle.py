@@ -1,4 +1,5 @@
 """The student bundle: the released notebooks, the student package (a wheel) and a README, in one zip."""
+
 import zipfile
 
 from . import requirements, student_files
@@ -12,12 +13,18 @@ def bundle_path(course):
 def student_files_of(course, wheel):
     """{path inside the bundle: bytes} of everything a student gets."""
     assignment, release = course.assignment, course.release
-    files = {f"exercises/{assignment}/{path.relative_to(release).as_posix()}": path.read_bytes()
-             for path in sorted(release.rglob("*")) if path.is_file() and _shipped(path.relative_to(release))}
+    files = {
+        f"exercises/{assignment}/{path.relative_to(release).as_posix()}": path.read_bytes()
+        for path in sorted(release.rglob("*"))
+        if path.is_file() and _shipped(path.relative_to(release))
+    }
     files[wheel.name] = wheel.read_bytes()
     files["README.md"] = student_files.README.format(
-        assignment=assignment, wheel=wheel.name, needs=", ".join(requirements.REQUIRES),
-        python=requirements.REQUIRES_PYTHON).encode()
+        assignment=assignment,
+        wheel=wheel.name,
+        needs=", ".join(requirements.REQUIRES),
+        python=requirements.REQUIRES_PYTHON,
+    ).encode()
     return files
 
 

@@ -7,6 +7,7 @@ lines out of ``PARTS``, then keeps only the top-level statements that the names 
 (``STUDENT_NAMES``) reach, name by name. What only the hidden parts use (their cases, the known values they
 compare with, the references, the wrong answers, and the imports of any of these) is not written.
 """
+
 import ast
 import re
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ POINTS = """
 # What each exercise is worth: its test cell's points, from the notebook's metadata (written by the build).
 POINTS = {points!r}
 """
-HEADER = "# The student's copy of the kit's exercise module {name}: its visible parts only (grader/release/compile.py).\n"
+HEADER = (
+    "# The student's copy of the kit's exercise module {name}: its visible parts only (grader/release/compile.py).\n"
+)
 
 
 @dataclass(eq=False)
@@ -61,7 +64,7 @@ def _statements(source):
     found, start = [], 0
     for node in ast.parse(source).body:
         first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]) - 1
-        own = lines[first:node.end_lineno]
+        own = lines[first : node.end_lineno]
         if _binds(node) == {"PARTS"}:
             hidden = _hidden_lines(node, lines)
             own = [line for n, line in enumerate(own, first) if n not in hidden]
@@ -80,7 +83,10 @@ def _hidden_lines(statement, lines):
     for node in ast.walk(statement):
         for element in filter(_is_hidden_part, node.elts if isinstance(node, ast.List) else []):
             first, last = element.lineno - 1, element.end_lineno - 1
-            if lines[first][:element.col_offset].strip() or lines[last][element.end_col_offset:].strip() not in ("", ","):
+            if lines[first][: element.col_offset].strip() or lines[last][element.end_col_offset :].strip() not in (
+                "",
+                ",",
+            ):
                 raise ValueError(f"line {first + 1}: a hidden part must have lines of its own")
             found.update(range(first, last + 1))
     return found
@@ -89,8 +95,9 @@ def _hidden_lines(statement, lines):
 def _is_hidden_part(node):
     """``Part(..., hidden=True)``, or ``*parts(..., hidden=True)``."""
     call = node.value if isinstance(node, ast.Starred) else node
-    return isinstance(call, ast.Call) and any(k.arg == "hidden" and isinstance(k.value, ast.Constant)
-                                              and k.value.value is True for k in call.keywords)
+    return isinstance(call, ast.Call) and any(
+        k.arg == "hidden" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords
+    )
 
 
 def _reached(statements):
@@ -135,8 +142,13 @@ def _binds(node):
         return {node.name}
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return {_bound_by(a, node) for a in node.names}
-    targets = node.targets if isinstance(node, ast.Assign) else \
-        [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+    targets = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else [node.target]
+        if isinstance(node, (ast.AnnAssign, ast.AugAssign))
+        else []
+    )
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 

@@ -1,4 +1,5 @@
 """Generate the student notebooks beside the release folder, then swap them in: a failure leaves it untouched."""
+
 import contextlib
 import pathlib
 import tempfile
@@ -14,8 +15,12 @@ def generate_atomically(course):
     release.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".release-", dir=course.root) as scratch:
         scratch = pathlib.Path(scratch)
-        course.run_nbgrader("generate_assignment", course.assignment, "--force",
-                            f"--CourseDirectory.release_directory={scratch / 'new'}")
+        course.run_nbgrader(
+            "generate_assignment",
+            course.assignment,
+            "--force",
+            f"--CourseDirectory.release_directory={scratch / 'new'}",
+        )
         fresh = scratch / "new" / course.assignment
         if not fresh.is_dir():
             raise RuntimeError(f"nbgrader generate_assignment wrote nothing for {course.assignment}")

@@ -1,19 +1,21 @@
-"""The student package: ``grader.checks``, ``grader.selfcheck`` and the student's copy of ``grader.exercises`` as a wheel, with the self-check as a pytest
-plugin (``pytest11`` entry point), so that ``pytest <notebook>.ipynb`` works in any folder once it is installed.
+"""The student package: ``grader.checks``, ``grader.selfcheck`` and the student's copy of ``grader.exercises`` as a
+wheel, with the self-check as a pytest plugin (``pytest11`` entry point), so that ``pytest <notebook>.ipynb`` works
+in any folder once it is installed.
 
 Built from the kit's own files with the installed setuptools (``requirements.txt`` pins it): no network.
 """
+
 import pathlib
 import shutil
 import subprocess
 import sys
 import tempfile
 
-from . import requirements
-from ..boundary import EXERCISES, STUDENT_PACKAGES, exercise_modules, student_files as student_modules
+from ..boundary import EXERCISES, STUDENT_PACKAGES, exercise_modules
+from ..boundary import student_files as student_modules
 from ..checks.cells import points_by_exercise
-from ..checks.notebook import read
-from ..checks.notebook import solution_points
+from ..checks.notebook import read, solution_points
+from . import requirements
 from .compile import student_module
 
 DISTRIBUTION = "attention-kit-student"
@@ -62,8 +64,11 @@ def student_sources(points=None):
 
 def course_points(course):
     """{exercise: points} of the course's source notebooks' test cells, where the instructor sets them."""
-    return {name: points for path in sorted(course.source.glob("*.ipynb"))
-            for name, points in points_by_exercise(read(path)).items()}
+    return {
+        name: points
+        for path in sorted(course.source.glob("*.ipynb"))
+        for name, points in points_by_exercise(read(path)).items()
+    }
 
 
 def build_wheel(out_dir, points=None):
@@ -76,16 +81,29 @@ def build_wheel(out_dir, points=None):
         for name, data in student_sources(points).items():
             (tree / name).parent.mkdir(parents=True, exist_ok=True)
             (tree / name).write_bytes(data)
-        (tree / "pyproject.toml").write_text(PYPROJECT.format(
-            name=DISTRIBUTION, version=VERSION, plugin=PLUGIN,
-            requires_python=requirements.REQUIRES_PYTHON,
-            dependencies=", ".join(f'"{r}"' for r in requirements.REQUIRES),
-            jupyter=", ".join(f'"{r}"' for r in requirements.JUPYTER),
-            packages=", ".join(f'"grader.{p}"' for p in (*STUDENT_PACKAGES, EXERCISES))))
+        (tree / "pyproject.toml").write_text(
+            PYPROJECT.format(
+                name=DISTRIBUTION,
+                version=VERSION,
+                plugin=PLUGIN,
+                requires_python=requirements.REQUIRES_PYTHON,
+                dependencies=", ".join(f'"{r}"' for r in requirements.REQUIRES),
+                jupyter=", ".join(f'"{r}"' for r in requirements.JUPYTER),
+                packages=", ".join(f'"grader.{p}"' for p in (*STUDENT_PACKAGES, EXERCISES)),
+            )
+        )
         built = pathlib.Path(scratch) / "dist"
-        done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
-                               "print(build_meta.build_wheel(sys.argv[1]))", str(built)],
-                              cwd=tree, capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))",
+                str(built),
+            ],
+            cwd=tree,
+            capture_output=True,
+            text=True,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"building the student wheel failed:\n{done.stderr[-3000:]}")
         target = out_dir / wheel_name()

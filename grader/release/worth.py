@@ -1,5 +1,6 @@
 """The release writes what each notebook is worth into its title, from nbgrader's metadata: the one place where an
 instructor sets a cell's points."""
+
 import re
 
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -24,6 +25,7 @@ class WorthInTitle(NbGraderPreprocessor):
         if title is not None:
             sentence = worth_sentence(nb)
             found = WORTH.search(title.source)
-            title.source = WORTH.sub(sentence, title.source, count=1) if found else \
-                title.source.rstrip("\n") + "\n\n" + sentence
+            title.source = (
+                WORTH.sub(sentence, title.source, count=1) if found else title.source.rstrip("\n") + "\n\n" + sentence
+            )
         return nb, resources

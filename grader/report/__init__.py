@@ -1,4 +1,5 @@
 """``report``: class analytics from the gradebook's scores and the records' diagnoses, as PNG figures and a page."""
+
 import pathlib
 
 from ..course import SIMILARITY_PAGE, Course
@@ -15,13 +16,13 @@ def report(course=".", assignment="self_attention", out=None):
     course = Course.at(course, assignment)
     out = pathlib.Path(out or course.reports / course.assignment)
     released = course.released_notebooks()
-    return write_report(class_stats(course_grades(course, released), notebook_titles(released)), course.assignment,
-                        out)
+    return write_report(class_stats(course_grades(course, released), notebook_titles(released)), course.assignment, out)
 
 
 def write_report(stats, assignment, out):
     """The figures and the page of ``stats`` in folder ``out``; return the page."""
     from . import plots  # matplotlib, imported by the one verb that draws: every other command starts sooner
+
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
     figures = {name: getattr(plots, draw)(stats, out / name) for name, draw in FIGURES.items()}  # name: alt text

@@ -1,4 +1,5 @@
 """Class statistics from the course's grades: totals, pass rates, misconceptions, the hardest exercise."""
+
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -8,8 +9,8 @@ from ..review import to_do
 @dataclass
 class ExerciseStats:
     name: str
-    graded: int       # students whose score for it is real
-    passed: int       # of those, with full marks
+    graded: int  # students whose score for it is real
+    passed: int  # of those, with full marks
     mean_fraction: float
     notebook: str = ""  # the notebook's file name: two notebooks may have exercises of the same name
 
@@ -21,6 +22,7 @@ class ExerciseStats:
 @dataclass(frozen=True)
 class Attention:
     """A notebook handed in that needs a person, and what they must do about it (grader/review.py's words)."""
+
     student: str
     notebook: str
     what: str
@@ -29,6 +31,7 @@ class Attention:
 @dataclass(frozen=True)
 class Late:
     """A notebook handed in after the due date, and by how much (in words; '' when only a penalty says so)."""
+
     student: str
     notebook: str
     by: str
@@ -36,10 +39,10 @@ class Late:
 
 @dataclass
 class ClassStats:
-    totals: dict          # student: (score, max score) over the notebooks, late penalties taken off
-    exercises: list       # ExerciseStats, in the order first met
+    totals: dict  # student: (score, max score) over the notebooks, late penalties taken off
+    exercises: list  # ExerciseStats, in the order first met
     misconceptions: dict  # misconception: how many students made it, most first
-    need_a_person: list   # Attention: each notebook handed in that needs a person (no real score, a changed cell...)
+    need_a_person: list  # Attention: each notebook handed in that needs a person (no real score, a changed cell...)
     handed_in_nothing: list = field(default_factory=list)  # students with no notebook handed in: not real zeros
     titles: dict = field(default_factory=dict)  # notebook file name: its title, to name exercises by notebook
     late: list = field(default_factory=list)  # Late: each notebook handed in after the due date, penalty or not
@@ -67,17 +70,22 @@ def class_stats(grades, titles=None):
         for cell in notebook.cells:
             if cell.score is not None:
                 scores.setdefault((notebook.notebook, cell.name), []).append(
-                    cell.score / cell.max_score if cell.max_score else 1.0)
+                    cell.score / cell.max_score if cell.max_score else 1.0
+                )
             for misconception in cell.misconceptions:
                 students_with.setdefault(misconception, set()).add(notebook.student)
     keys = list(dict.fromkeys((n.notebook, c.name) for n in grades for c in n.cells))
     exercises = [_exercise(notebook, name, scores.get((notebook, name), [])) for notebook, name in keys]
     counts = Counter({name: len(students) for name, students in students_with.items()})
-    return ClassStats(totals, exercises, dict(counts.most_common()),
-                      [Attention(n.student, n.notebook, to_do(n)) for n in grades
-                       if n.status != "missing" and n.needs_attention], sorted(set(totals) - handed_in),
-                      titles or {}, [Late(n.student, n.notebook, n.late_by or "") for n in grades
-                                    if n.status != "missing" and n.late])
+    return ClassStats(
+        totals,
+        exercises,
+        dict(counts.most_common()),
+        [Attention(n.student, n.notebook, to_do(n)) for n in grades if n.status != "missing" and n.needs_attention],
+        sorted(set(totals) - handed_in),
+        titles or {},
+        [Late(n.student, n.notebook, n.late_by or "") for n in grades if n.status != "missing" and n.late],
+    )
 
 
 def _exercise(notebook, name, fractions):

@@ -1,5 +1,6 @@
 """The report's words: the catalogue's title and instructor-voice description of a misconception, and each
 exercise named with its notebook ("03 · attention (Attention in NumPy)")."""
+
 import re
 
 from ..checks.misconceptions import MISCONCEPTIONS

@@ -10,6 +10,7 @@ the walls fall back to rlimits; :func:`kill_below` then ends what a sandbox leav
 It also says how many cores grading may keep busy (:func:`usable_cores`) and how much memory it may hold
 (:func:`usable_memory`): a container's CPU quota and memory limit are a cgroup's.
 """
+
 import contextlib
 import ctypes
 import math
@@ -192,8 +193,14 @@ def _cpu_quotas():
     """(quota, period) of this process's CPU group and of each group above it, on cgroup v1 or v2 (-1: none)."""
     v1 = _v1_path("cpu")
     if v1 is not None:
-        return _up_to(pathlib.Path("/sys/fs/cgroup", "cpu"), v1, lambda folder: (
-            int((folder / "cpu.cfs_quota_us").read_text()), int((folder / "cpu.cfs_period_us").read_text())))
+        return _up_to(
+            pathlib.Path("/sys/fs/cgroup", "cpu"),
+            v1,
+            lambda folder: (
+                int((folder / "cpu.cfs_quota_us").read_text()),
+                int((folder / "cpu.cfs_period_us").read_text()),
+            ),
+        )
     own = _v2_own()
     if own is None:
         return []
@@ -202,6 +209,7 @@ def _cpu_quotas():
     def v2_quota(folder):
         quota, period = (folder / "cpu.max").read_text().split()
         return -1 if quota == "max" else int(quota), int(period)
+
     return _up_to(mount, folder, v2_quota)
 
 
@@ -217,8 +225,11 @@ def _memory_limits():
     "none" is a number near 2**63, above any machine's memory)."""
     v1 = _v1_path("memory")
     if v1 is not None:
-        return _up_to(pathlib.Path("/sys/fs/cgroup", "memory"), v1,
-                      lambda folder: int((folder / "memory.limit_in_bytes").read_text()))
+        return _up_to(
+            pathlib.Path("/sys/fs/cgroup", "memory"),
+            v1,
+            lambda folder: int((folder / "memory.limit_in_bytes").read_text()),
+        )
     own = _v2_own()
     if own is None:
         return []
@@ -227,6 +238,7 @@ def _memory_limits():
     def v2_limit(folder):
         limit = (folder / "memory.max").read_text().strip()
         return -1 if limit == "max" else int(limit)
+
     return _up_to(mount, folder, v2_limit)
 
 

@@ -7,6 +7,7 @@ a module's name is only looked up among the modules the receiving side already h
 Only exact built-in types cross by value: a subclass of ``int``, ``str`` or ``list`` (whose ``__eq__`` could say
 anything) crosses as a handle. Arrays and tensors cross as their numbers (``grader/checks/plain.py``).
 """
+
 import base64
 import types
 
@@ -90,15 +91,22 @@ def _array_form(array):
         items = array.reshape(-1).tolist()
         if dtype.kind == "S":
             items = [base64.b64encode(item).decode("ascii") for item in items]
-        return {"dtype": dtype.kind, "length": dtype.itemsize // (4 if dtype.kind == "U" else 1),
-                "shape": list(array.shape), "items": items}
+        return {
+            "dtype": dtype.kind,
+            "length": dtype.itemsize // (4 if dtype.kind == "U" else 1),
+            "shape": list(array.shape),
+            "items": items,
+        }
     return None
 
 
 def _from_array_form(obj):
     """The NumPy array :func:`_array_form` made; ValueError for anything else."""
-    if type(obj) is not dict or type(obj.get("shape")) is not list or \
-            not all(type(n) is int and n >= 0 for n in obj["shape"]):
+    if (
+        type(obj) is not dict
+        or type(obj.get("shape")) is not list
+        or not all(type(n) is int and n >= 0 for n in obj["shape"])
+    ):
         raise ValueError("not an array")
     shape = obj["shape"]
     if int(np.prod(shape, dtype=np.int64)) > plain.MAX_ELEMENTS:
@@ -106,9 +114,14 @@ def _from_array_form(obj):
     dtype = obj.get("dtype")
     if dtype in NUMBERS and set(obj) == {"dtype", "shape", "data"} and type(obj["data"]) is str:
         return np.frombuffer(base64.b64decode(obj["data"], validate=True), dtype=dtype).reshape(shape).copy()
-    if dtype in STRING_KINDS and set(obj) == {"dtype", "length", "shape", "items"} and \
-            type(obj["length"]) is int and 0 <= obj["length"] <= 1 << 20 and type(obj["items"]) is list and \
-            all(type(item) is str for item in obj["items"]):
+    if (
+        dtype in STRING_KINDS
+        and set(obj) == {"dtype", "length", "shape", "items"}
+        and type(obj["length"]) is int
+        and 0 <= obj["length"] <= 1 << 20
+        and type(obj["items"]) is list
+        and all(type(item) is str for item in obj["items"])
+    ):
         items = obj["items"] if dtype == "U" else [base64.b64decode(item, validate=True) for item in obj["items"]]
         return np.array(items, dtype=f"{dtype}{obj['length'] or 1}").reshape(shape)
     raise ValueError("not an array the judge can read")

@@ -1,5 +1,6 @@
 """What comes back from a sandbox, checked at the trust boundary: anything of the wrong type, size or
 shape is the submission's own failure ("malformed"), never the worker's or the grader's."""
+
 from ..checks import plain
 
 MAX_TEXT = 1 << 20
@@ -33,8 +34,10 @@ def _json(value, depth=0):
 def _mime_bundle(data):
     if not isinstance(data, dict):
         raise Malformed("display data is not a mapping")
-    return {_text(mime, "a MIME type"): (_json(value) if mime.endswith("json") else _text(value, mime))
-            for mime, value in data.items()}
+    return {
+        _text(mime, "a MIME type"): (_json(value) if mime.endswith("json") else _text(value, mime))
+        for mime, value in data.items()
+    }
 
 
 def clean_output(output):
@@ -45,8 +48,11 @@ def clean_output(output):
     if kind == "stream" and output.get("name") in ("stdout", "stderr"):
         return {"output_type": kind, "name": output["name"], "text": _text(output.get("text"), "stream text")}
     if kind in ("display_data", "execute_result"):
-        clean = {"output_type": kind, "data": _mime_bundle(output.get("data")),
-                 "metadata": _json(output.get("metadata") or {})}
+        clean = {
+            "output_type": kind,
+            "data": _mime_bundle(output.get("data")),
+            "metadata": _json(output.get("metadata") or {}),
+        }
         if not isinstance(clean["metadata"], dict):
             raise Malformed("output metadata is not a mapping")
         if kind == "execute_result":
@@ -59,9 +65,12 @@ def clean_output(output):
         traceback = output.get("traceback")
         if not isinstance(traceback, list):
             raise Malformed("a traceback is not a list")
-        return {"output_type": kind, "ename": _text(output.get("ename"), "an error name"),
-                "evalue": _text(output.get("evalue"), "an error value"),
-                "traceback": [_text(line, "a traceback line") for line in traceback]}
+        return {
+            "output_type": kind,
+            "ename": _text(output.get("ename"), "an error name"),
+            "evalue": _text(output.get("evalue"), "an error value"),
+            "traceback": [_text(line, "a traceback line") for line in traceback],
+        }
     raise Malformed(f"unknown output type {str(kind)[:40]!r}")
 
 
@@ -102,19 +111,26 @@ def call_back(message):
     """A request of the student's code on an object the judge lent it, checked for its form (the judge decodes
     its values, which are plain data or handles)."""
     request = message.get("call_back") if isinstance(message, dict) and set(message) == {"call_back"} else None
-    if not isinstance(request, dict) or type(request.get("on")) is not int or \
-            request.get("do") not in ("call", "attr", "item", "len") or \
-            not set(request) <= {"on", "do", "args", "kwargs", "name", "key"}:
+    if (
+        not isinstance(request, dict)
+        or type(request.get("on")) is not int
+        or request.get("do") not in ("call", "attr", "item", "len")
+        or not set(request) <= {"on", "do", "args", "kwargs", "name", "key"}
+    ):
         raise Malformed("a call back to the judge has the wrong form")
     return request
 
 
 def _files(files):
     """The files the student's code wrote, as the judge takes them: {"changed": {name: bytes}, "removed": [name]}."""
-    if not isinstance(files, dict) or set(files) != {"changed", "removed"} or \
-            not isinstance(files["changed"], dict) or not isinstance(files["removed"], list):
+    if (
+        not isinstance(files, dict)
+        or set(files) != {"changed", "removed"}
+        or not isinstance(files["changed"], dict)
+        or not isinstance(files["removed"], list)
+    ):
         raise Malformed("the files sent to the judge have the wrong form")
-    for name, data in files["changed"].items():
+    for data in files["changed"].values():
         if not (isinstance(data, dict) and set(data) == {"__bytes__"} and isinstance(data["__bytes__"], str)):
             raise Malformed("a file sent to the judge is not bytes")
     if not all(isinstance(name, str) for name in files["removed"]):
@@ -134,10 +150,18 @@ def lent_answer(answer):
     clean = {"outputs": [clean_output(output) for output in answer["outputs"]], **({"files": files} if files else {})}
     if "raised" in answer:
         raised = answer["raised"]
-        if not isinstance(raised, dict) or set(raised) != {"type", "message", "traceback"} or \
-                not isinstance(raised["traceback"], list):
+        if (
+            not isinstance(raised, dict)
+            or set(raised) != {"type", "message", "traceback"}
+            or not isinstance(raised["traceback"], list)
+        ):
             raise Malformed("an error sent to the judge has the wrong form")
-        return {**clean, "raised": {"type": _text(raised["type"], "an error's type")[:100],
-                                    "message": _text(raised["message"], "an error's message"),
-                                    "traceback": [_text(line, "a traceback line") for line in raised["traceback"]]}}
+        return {
+            **clean,
+            "raised": {
+                "type": _text(raised["type"], "an error's type")[:100],
+                "message": _text(raised["message"], "an error's message"),
+                "traceback": [_text(line, "a traceback line") for line in raised["traceback"]],
+            },
+        }
     return {**answer, **clean}

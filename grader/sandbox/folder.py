@@ -6,6 +6,7 @@ Only regular files cross, each read once through a descriptor opened without fol
 student's files as data: a name that leads out of its folder, a link, or a file Python would import (``.py``,
 ``.so``, ``.pth``...) is never written there, so no code of the student's reaches the judge through a file.
 """
+
 import os
 import stat
 
@@ -119,8 +120,11 @@ def _same_in(source, relative, data):
 def is_data(relative):
     """Whether a file the student's code wrote may be copied to the judge: not a file Python imports."""
     parts = relative.split("/")
-    return not relative.endswith(MODULE_SUFFIXES) and "__pycache__" not in parts and \
-        not any(part.endswith(".egg-link") or part.endswith(".dist-info") for part in parts)
+    return (
+        not relative.endswith(MODULE_SUFFIXES)
+        and "__pycache__" not in parts
+        and not any(part.endswith(".egg-link") or part.endswith(".dist-info") for part in parts)
+    )
 
 
 class Changes:

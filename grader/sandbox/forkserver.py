@@ -1,13 +1,13 @@
 """A clean process that forks the sandboxes and the judges of their test cells: it is started before any job, so
 none of a job's data (hidden inputs, later cells, the paths to hide) is in a sandbox's memory or on its stack,
 and a judge starts from a process that has never run student code."""
+
 import os
 import signal
 import socket
 
 from . import isolation
 from .cgroup import become_subreaper
-
 
 SANDBOX, JUDGE = b"s", b"j"
 

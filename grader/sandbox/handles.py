@@ -8,6 +8,7 @@ function or a lambda of the test cell, say): here it is a :class:`Lent`, and wha
 runs in the judge, as a request on the same channel. Nothing here decides anything: the student's code only ever
 sees the arguments and the objects the judge sends it.
 """
+
 import builtins
 import functools
 import importlib
@@ -25,12 +26,40 @@ from .shell import CellOutputs, StreamToOutputs
 MAX_TEXT = 10_000
 MAX_MESSAGE_BYTES = 64 << 20
 MAX_FILE_BYTES = 8 << 20  # of the working folder's files sent with one answer
-BINARY = {name: getattr(operator, name) for name in (
-    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor", "lshift", "rshift",
-    "lt", "le", "gt", "ge")}
+BINARY = {
+    name: getattr(operator, name)
+    for name in (
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "matmul",
+        "and_",
+        "or_",
+        "xor",
+        "lshift",
+        "rshift",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+    )
+}
 BINARY["divmod"] = divmod
-UNARY = {"neg": operator.neg, "pos": operator.pos, "abs": operator.abs, "invert": operator.invert,
-         "float": float, "int": int, "index": operator.index, "complex": complex, "round": round}
+UNARY = {
+    "neg": operator.neg,
+    "pos": operator.pos,
+    "abs": operator.abs,
+    "invert": operator.invert,
+    "float": float,
+    "int": int,
+    "index": operator.index,
+    "complex": complex,
+    "round": round,
+}
 
 
 def _setters():
@@ -40,6 +69,7 @@ def _setters():
 
     import numpy.random
     import torch
+
     return {"random": random.setstate, "numpy": numpy.random.set_state, "torch": torch.set_rng_state}
 
 
@@ -103,6 +133,7 @@ class Handles:
 
 def _shell():
     from .shell import SandboxShell
+
     return SandboxShell.instance()
 
 
@@ -112,8 +143,7 @@ class Lent:
     __slots__ = ("_handles", "_number", "_kind", "_callable")
 
     def __init__(self, handles, number, kind, can_call):
-        for name, value in (("_handles", handles), ("_number", number), ("_kind", kind[:100]),
-                            ("_callable", can_call)):
+        for name, value in (("_handles", handles), ("_number", number), ("_kind", kind[:100]), ("_callable", can_call)):
             object.__setattr__(self, name, value)
 
     def _ask(self, operation, **details):
@@ -241,8 +271,10 @@ def answer(shell, handles, request, output_chars):
         shell.outputs = outer if outer is not None else outputs
     changed, removed = handles.files.since_last()
     if changed or removed:
-        reply["files"] = {"changed": {name: crossing.encode(data, _no_other) for name, data in changed.items()},
-                          "removed": removed}
+        reply["files"] = {
+            "changed": {name: crossing.encode(data, _no_other) for name, data in changed.items()},
+            "removed": removed,
+        }
     return {**reply, "outputs": outputs.items}
 
 
@@ -272,5 +304,8 @@ def _raised(error):
         lines = traceback.format_list(frames[-10:]) + traceback.format_exception_only(error)
     except BaseException:
         lines = []
-    return {"type": _type_name(type(error)), "message": message if type(message) is str else "",
-            "traceback": [line[:2000] for line in lines if type(line) is str]}
+    return {
+        "type": _type_name(type(error)),
+        "message": message if type(message) is str else "",
+        "traceback": [line[:2000] for line in lines if type(line) is str],
+    }

@@ -14,15 +14,17 @@ test cell: the student's own later cells run with their hooks, as in Jupyter.
 and calls the library functions it needs through names bound when this module was imported. Names a student
 adds that hide nothing (a builtin, a base class's attribute) stay: they are the student's, not hooks.
 """
+
 import builtins
 import sys
 import threading
 import types
-from gc import callbacks as gc_callbacks, collect
+from gc import callbacks as gc_callbacks
+from gc import collect
 from itertools import repeat
 from operator import attrgetter, is_
-from signal import ITIMER_PROF, ITIMER_REAL, ITIMER_VIRTUAL, getsignal, setitimer, signal as set_handler, \
-    valid_signals
+from signal import ITIMER_PROF, ITIMER_REAL, ITIMER_VIRTUAL, getsignal, setitimer, valid_signals
+from signal import signal as set_handler
 
 MISSING = object()
 BUILTINS = vars(builtins)
@@ -54,11 +56,17 @@ def _shell_objects(shell):
     prefilters)."""
     found = {id(shell): shell}
     prefilter = shell.prefilter_manager
-    for value in [*(v for k, v in vars(shell).items() if k not in SHELL_STATE), *shell._trait_values.values(),
-                  *shell.display_formatter.formatters.values(), *prefilter._checkers, *prefilter._transformers,
-                  *prefilter._handlers.values()]:
-        if hasattr(value, "__dict__") and not isinstance(value, (type, types.ModuleType, types.FunctionType,
-                                                                 types.MethodType)):
+    for value in [
+        *(v for k, v in vars(shell).items() if k not in SHELL_STATE),
+        *shell._trait_values.values(),
+        *shell.display_formatter.formatters.values(),
+        *prefilter._checkers,
+        *prefilter._transformers,
+        *prefilter._handlers.values(),
+    ]:
+        if hasattr(value, "__dict__") and not isinstance(
+            value, (type, types.ModuleType, types.FunctionType, types.MethodType)
+        ):
             found.setdefault(id(value), value)
     return list(found.values())
 
@@ -68,12 +76,25 @@ def _tables(shell):
     transformers = shell.input_transformer_manager
     formatters = shell.display_formatter.formatters
     prefilter = shell.prefilter_manager
-    tables = [shell.ast_transformers, shell.input_transformers_post, transformers.cleanup_transforms,
-              transformers.line_transforms, transformers.token_transformers, shell.events.callbacks,
-              *shell.events.callbacks.values(), formatters, shell.magics_manager.magics,
-              *shell.magics_manager.magics.values(), shell.magics_manager.registry, prefilter._transformers,
-              prefilter._checkers, prefilter._handlers, prefilter._esc_handlers, gc_callbacks,
-              shell.builtin_trap.auto_builtins]
+    tables = [
+        shell.ast_transformers,
+        shell.input_transformers_post,
+        transformers.cleanup_transforms,
+        transformers.line_transforms,
+        transformers.token_transformers,
+        shell.events.callbacks,
+        *shell.events.callbacks.values(),
+        formatters,
+        shell.magics_manager.magics,
+        *shell.magics_manager.magics.values(),
+        shell.magics_manager.registry,
+        prefilter._transformers,
+        prefilter._checkers,
+        prefilter._handlers,
+        prefilter._esc_handlers,
+        gc_callbacks,
+        shell.builtin_trap.auto_builtins,
+    ]
     for formatter in formatters.values():
         tables += [formatter.type_printers, formatter.deferred_printers, formatter.singleton_printers]
     return tables
@@ -107,8 +128,13 @@ class Changes:
 
 def _live(kind, namespace):
     """The mapping behind a namespace: a dict itself, a class's __dict__, an object's own __dict__."""
-    return namespace if kind == "dict" else namespace.__dict__ if kind == "class" else \
-        object.__getattribute__(namespace, "__dict__")
+    return (
+        namespace
+        if kind == "dict"
+        else namespace.__dict__
+        if kind == "class"
+        else object.__getattribute__(namespace, "__dict__")
+    )
 
 
 def _put(kind, namespace, key, value):
@@ -148,14 +174,22 @@ class Snapshot:
             found = dict(cls.__dict__)
             kept = {key: value for key, value in found.items() if _is_code(value)}
             self.namespaces.append(("class", cls, kept, "code", frozenset(found)))
-            code.update((id(value), value.__func__ if isinstance(value, (staticmethod, classmethod)) else value)
-                        for value in kept.values())
+            code.update(
+                (id(value), value.__func__ if isinstance(value, (staticmethod, classmethod)) else value)
+                for value in kept.values()
+            )
         for _, _, kept, _, _ in self.namespaces:
             code.update((id(value), value) for value in kept.values() if isinstance(value, types.FunctionType))
         functions = tuple(value for value in code.values() if isinstance(value, types.FunctionType))
-        self.attributes = [(key, owners, tuple(map(_getter(key), owners))) for key, owners in (
-            ("__class__", (*sys.modules.values(), *objects)), ("__code__", functions), ("__defaults__", functions),
-            ("__kwdefaults__", functions))]
+        self.attributes = [
+            (key, owners, tuple(map(_getter(key), owners)))
+            for key, owners in (
+                ("__class__", (*sys.modules.values(), *objects)),
+                ("__code__", functions),
+                ("__defaults__", functions),
+                ("__kwdefaults__", functions),
+            )
+        ]
         self.tables = [(table, _copy(table)) for table in _tables(shell)]
         self.signals = {number: getsignal(number) for number in valid_signals()}
 

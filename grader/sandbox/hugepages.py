@@ -8,6 +8,7 @@ same memory in 2 MiB pages needs 512 times fewer entries. The worker's malloc he
 written it, before the fork server starts. A child that writes to such a page gets its own copy of the 4 KiB it
 writes, as before. Best effort: an older kernel, or one with no huge page to give, leaves the memory as it was.
 """
+
 import ctypes
 import pathlib
 

@@ -1,5 +1,6 @@
 """Walls around a sandbox process: namespaces, hidden paths, a fresh /proc, a read-only filesystem,
 limits, an unprivileged user."""
+
 import ctypes
 import os
 import pathlib
@@ -7,10 +8,23 @@ import re
 import resource
 import signal
 
-CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUSER = (0x00020000, 0x40000000, 0x20000000,
-                                                                    0x08000000, 0x10000000)
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUSER = (
+    0x00020000,
+    0x40000000,
+    0x20000000,
+    0x08000000,
+    0x10000000,
+)
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = (
-    0x1, 0x2, 0x4, 0x8, 0x20, 0x1000, 0x4000, 0x40000)
+    0x1,
+    0x2,
+    0x4,
+    0x8,
+    0x20,
+    0x1000,
+    0x4000,
+    0x40000,
+)
 KEPT_MOUNT_FLAGS = 0x1 | 0x2 | 0x4 | 0x8 | 0x400 | 0x800 | 0x1000  # statvfs f_flag bits that are also mount flags
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT = 1, 38, 24, 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
@@ -31,8 +45,10 @@ def enter_namespaces(user=False):
     """New mount, network, PID and IPC namespaces: the next child is PID 1 of a world of its own.
     With ``user``, inside a new user namespace where the caller is nobody (no root needed)."""
     uid, gid = os.geteuid(), os.getegid()
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | (CLONE_NEWUSER if user else 0)),
-           "unshare")
+    _check(
+        _libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | (CLONE_NEWUSER if user else 0)),
+        "unshare",
+    )
     if user:
         pathlib.Path("/proc/self/setgroups").write_text("deny")
         pathlib.Path("/proc/self/uid_map").write_text(f"{NOBODY} {uid} 1")
@@ -157,8 +173,13 @@ def limit(limits, address_space=False, processes=None):
     no cgroup limits memory; it counts mapped, not resident, memory)."""
     cpu = int(limits["notebook_seconds"]) + 5
     processes = limits["processes"] if processes is None else processes
-    for name, value in ((resource.RLIMIT_FSIZE, limits["file_bytes"]), (resource.RLIMIT_NPROC, processes),
-                        (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 256)):
+    for name, value in (
+        (resource.RLIMIT_FSIZE, limits["file_bytes"]),
+        (resource.RLIMIT_NPROC, processes),
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NOFILE, 256),
+    ):
         resource.setrlimit(name, (value, value))
     if address_space:
         mapped = resource.getpagesize() * int(pathlib.Path("/proc/self/statm").read_text().split()[0])

@@ -20,6 +20,7 @@ The judge keeps stock nbgrader's one-process semantics where real test cells lea
 has no truth value, and shows as what it is. Nothing the student's process sends is imported, unpickled, or looked
 up by name but among the judge's own modules already loaded.
 """
+
 import builtins
 import contextlib
 import functools
@@ -77,8 +78,9 @@ class Student:
             if output["output_type"] == "stream":
                 self.shell.outputs.stream(output["name"], output["text"])
             elif output["output_type"] == "execute_result":
-                self.shell.outputs.add({"output_type": "display_data", "data": output["data"],
-                                        "metadata": output["metadata"]})
+                self.shell.outputs.add(
+                    {"output_type": "display_data", "data": output["data"], "metadata": output["metadata"]}
+                )
             else:
                 self.shell.outputs.add(output)
         if "raised" in answer:
@@ -101,8 +103,11 @@ class Student:
         if not self.changed and not states:
             return
         changed, self.changed = self.changed, {}
-        assigned = [[name, self.send(self.names[name])] for name, how in sorted(changed.items())
-                    if how == "set" and dict.__contains__(self.names, name)]
+        assigned = [
+            [name, self.send(self.names[name])]
+            for name, how in sorted(changed.items())
+            if how == "set" and dict.__contains__(self.names, name)
+        ]
         unset = sorted(name for name, how in changed.items() if how == "unset")
         self.ask({"push": {"set": assigned, "unset": unset, "generators": self.send(states or {})}})
 
@@ -135,8 +140,12 @@ class Student:
                 raise ValueError("not an object the judge lent")
             return self.lent[number]
         number, kind, can_call = obj.get("__handle__"), obj.get("type"), obj.get("callable")
-        if type(number) is not int or type(kind) is not str or type(can_call) is not bool or \
-                not set(obj) <= {"__handle__", "type", "callable", "module"}:
+        if (
+            type(number) is not int
+            or type(kind) is not str
+            or type(can_call) is not bool
+            or not set(obj) <= {"__handle__", "type", "callable", "module"}
+        ):
             raise ValueError("not a handle")
         module = _loaded_module(obj.get("module"))
         return module if module is not None else _proxy_class(kind)(self, number, kind, can_call)
@@ -167,8 +176,9 @@ class Student:
         if not files:
             return
         changed = {name: self.decode(data) for name, data in files["changed"].items()}
-        folder.write_folder({name: data for name, data in changed.items()
-                             if folder.is_data(name) and type(data) is bytes}, os.getcwd())
+        folder.write_folder(
+            {name: data for name, data in changed.items() if folder.is_data(name) and type(data) is bytes}, os.getcwd()
+        )
         for name in files["removed"]:
             path = folder.is_data(name) and folder.inside(os.getcwd(), name)
             if path and os.path.isfile(path) and not os.path.islink(path):
@@ -329,14 +339,17 @@ class Proxy:
     def __array__(self, dtype=None, copy=None):
         array = self._ask("array")
         if not isinstance(array, np.ndarray):
-            raise TypeError(f"a {object.__getattribute__(self, '_kind')} made by the student's code could not be "
-                            "read as numbers")
+            raise TypeError(
+                f"a {object.__getattribute__(self, '_kind')} made by the student's code could not be read as numbers"
+            )
         return array if dtype is None else array.astype(dtype)
 
     def __bool__(self):
-        raise TypeError(f"a {object.__getattribute__(self, '_kind')} made by the student's code has no truth value "
-                        "the grader can trust: a test cell judged outside the student's process compares numbers, "
-                        "strings, lists, arrays and tensors")
+        raise TypeError(
+            f"a {object.__getattribute__(self, '_kind')} made by the student's code has no truth value "
+            "the grader can trust: a test cell judged outside the student's process compares numbers, "
+            "strings, lists, arrays and tensors"
+        )
 
     def __repr__(self):
         return f"<{object.__getattribute__(self, '_kind')} made by the student's code>"
@@ -347,6 +360,7 @@ class Proxy:
 def _binary(op, reflected=False):
     def method(self, other):
         return self._ask("binary", op=op, other=self._send(other), reflected=reflected)
+
     return method
 
 
@@ -356,6 +370,7 @@ def _unary(op, result_type=None):
         if result_type is not None and type(value) is not result_type:
             raise TypeError(f"{op}() of the student's object did not give a {result_type.__name__}")
         return value
+
     return method
 
 
@@ -395,6 +410,7 @@ class Generators:
         import random
 
         import torch
+
         return {"random": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()}
 
     def changed(self):

@@ -16,6 +16,7 @@ The worker picks the strongest level whose walls go up here (:func:`choose`), or
 configuration forces; a sandbox calls :func:`enter` before it forks its PID 1 and :func:`seal`
 in the process that runs the job.
 """
+
 import os
 import pathlib
 import select
@@ -135,8 +136,16 @@ def probe(level):
         message = ""
         try:
             use(level)
-            spec = {"hide": [], "limits": {"memory_bytes": 1 << 30, "processes": 16, "notebook_seconds": 10,
-                                           "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
+            spec = {
+                "hide": [],
+                "limits": {
+                    "memory_bytes": 1 << 30,
+                    "processes": 16,
+                    "notebook_seconds": 10,
+                    "file_bytes": 1 << 20,
+                    "tmp_bytes": 1 << 20,
+                },
+            }
             enter(spec)
             inner = os.fork()
             if inner:
@@ -176,7 +185,9 @@ def choose(requested="auto"):
 
 def refusal(why):
     found = "; ".join(f"{level}: {reason}" for level, reason in why.items())
-    return ("the sandbox cannot start on this machine, so no submission was graded "
-            f"({found}). Grade as root, or where unprivileged user namespaces or Landlock are allowed. "
-            f"To grade with no isolation at all (student code can then read and change whatever this user can), "
-            f"put {SETTING} in nbgrader_config.py: those grades are marked 'none' in the records and the export.")
+    return (
+        "the sandbox cannot start on this machine, so no submission was graded "
+        f"({found}). Grade as root, or where unprivileged user namespaces or Landlock are allowed. "
+        f"To grade with no isolation at all (student code can then read and change whatever this user can), "
+        f"put {SETTING} in nbgrader_config.py: those grades are marked 'none' in the records and the export."
+    )

@@ -1,4 +1,5 @@
 """The grader's side of the sandbox: warm workers started once, each job run on a free one."""
+
 import contextlib
 import fcntl
 import os
@@ -35,8 +36,16 @@ def worker_environment(folder):
     """All a worker inherits: nothing of the grader's environment reaches a sandbox, not even
     through /proc/self/environ."""
     kept = {name: os.environ[name] for name in ("PATH", "PYTHONPATH") if name in os.environ}
-    return {**kept, "HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
-            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "GLIBC_TUNABLES": HUGE_HEAP}
+    return {
+        **kept,
+        "HOME": folder,
+        "TMPDIR": folder,
+        "LANG": "C.UTF-8",
+        "MPLBACKEND": "Agg",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "GLIBC_TUNABLES": HUGE_HEAP,
+    }
 
 
 def worker_folder():
@@ -70,10 +79,15 @@ class WarmUp:
         arguments = []
         for ((jobs, _), (_, results)), folder in zip(self.pipes, self.folders):
             arguments += [str(jobs), str(results), folder]
-        self.process = subprocess.Popen([sys.executable, "-m", "grader.sandbox.zygote", *arguments],
-                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        pass_fds=theirs, cwd=pathlib.Path(__file__).resolve().parents[2],
-                                        env=worker_environment(self.folders[0]))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "grader.sandbox.zygote", *arguments],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=theirs,
+            cwd=pathlib.Path(__file__).resolve().parents[2],
+            env=worker_environment(self.folders[0]),
+        )
         for fd in theirs:
             os.close(fd)
 
@@ -84,8 +98,10 @@ class WarmUp:
             protocol.write(self.process.stdin.fileno(), {"isolation": isolation, "count": count})
         self.process.stdin.close()
         self._give_up(count)
-        return [Worker(isolation, self.process, os.fdopen(jobs, "wb"), os.fdopen(results, "rb"), folder)
-                for ((_, jobs), (results, _)), folder in zip(self.pipes[:count], self.folders[:count])]
+        return [
+            Worker(isolation, self.process, os.fdopen(jobs, "wb"), os.fdopen(results, "rb"), folder)
+            for ((_, jobs), (results, _)), folder in zip(self.pipes[:count], self.folders[:count])
+        ]
 
     def close(self):
         """Stop a warm-up that no worker was asked of."""
@@ -222,7 +238,6 @@ class Pool:
                 continue
             self.idle.put(worker)
             return result
-
 
     def close(self):
         for worker in self.started:

@@ -1,4 +1,5 @@
 """Length-prefixed JSON messages over pipes and sockets, with a size cap and a deadline: no pickle anywhere."""
+
 import json
 import os
 import select
@@ -29,7 +30,7 @@ def encode(message):
 def write(fd, message):
     data = memoryview(encode(message))
     while data:
-        data = data[os.write(fd, data):]
+        data = data[os.write(fd, data) :]
 
 
 def read_exactly(fd, size, deadline=None):

@@ -10,12 +10,14 @@ cell, another check's inputs, a test cell the judge runs or the job. Nothing her
 The loop holds the functions it calls in its own locals, bound before any student code ran: a cell that replaces
 this module's or handles.py's functions does not change how a request is answered.
 """
+
 import os
 import sys
 
 from ..checks import plain
 from ..checks.probes import run_probe
-from . import handles as lent, protocol
+from . import handles as lent
+from . import protocol
 from .hooks import refuse_audit_hooks
 from .shell import SandboxShell
 
@@ -23,8 +25,17 @@ MAX_REQUEST_BYTES = 64 << 20
 JUDGE_REQUESTS = frozenset({"lookup", "names", "do", "push", "delete", "sync"})
 
 
-def answer(shell, request, output_chars, clean, handles, lent_answer=lent.answer, from_plain=plain.from_plain,
-           to_plain=plain.to_plain, probe=run_probe):
+def answer(
+    shell,
+    request,
+    output_chars,
+    clean,
+    handles,
+    lent_answer=lent.answer,
+    from_plain=plain.from_plain,
+    to_plain=plain.to_plain,
+    probe=run_probe,
+):
     """The answer to one request: a cell's outputs, a probe's outcome, or the answer to one of the judge's
     requests. An instructor's test cell runs with the ``clean`` hooks (hooks.Snapshot, taken before any student
     code); the student's come back after it."""
@@ -49,12 +60,24 @@ def answer(shell, request, output_chars, clean, handles, lent_answer=lent.answer
     try:
         return {"outcome": to_plain(probe(obj, request["probe"], params))}
     except Exception as error:  # the probe's description cannot be sent: the grader's problem, not the student's
-        return {"outcome": {"__dict__": {"type": "grader_error", "error": type(error).__name__,
-                                         "message": str(error)[:500]}}}
+        return {
+            "outcome": {
+                "__dict__": {"type": "grader_error", "error": type(error).__name__, "message": str(error)[:500]}
+            }
+        }
 
 
-def serve(fd, output_chars, clean, read=protocol.read, write=protocol.write, leave=os._exit, answer=answer,
-          set_profile=sys.setprofile, set_trace=sys.settrace):
+def serve(
+    fd,
+    output_chars,
+    clean,
+    read=protocol.read,
+    write=protocol.write,
+    leave=os._exit,
+    answer=answer,
+    set_profile=sys.setprofile,
+    set_trace=sys.settrace,
+):
     """Answer requests on ``fd`` until the supervisor says it is done (or goes away); ``clean`` is the
     hooks.Snapshot that the worker took before any student code."""
     shell, handles = SandboxShell.instance(), lent.Handles(fd)

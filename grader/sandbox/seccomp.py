@@ -4,6 +4,7 @@ with EACCES; a call from another architecture's ABI kills the process.
 
 A classic BPF program installed with prctl(PR_SET_SECCOMP), as seccomp(2) documents.
 """
+
 import ctypes
 import errno
 import os
@@ -14,15 +15,38 @@ LD_ABS_W, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
 RET_ALLOW, RET_ERRNO, RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
 X32_BIT = 0x40000000
 
-DENIED = ("socket", "shmget", "semget", "msgget", "mq_open", "add_key", "request_key", "keyctl",
-          "io_uring_setup")
+DENIED = ("socket", "shmget", "semget", "msgget", "mq_open", "add_key", "request_key", "keyctl", "io_uring_setup")
 ARCHITECTURES = {  # machine: (AUDIT_ARCH_*, system call numbers)
-    "x86_64": (0xC000003E, {"socket": 41, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240,
-                            "add_key": 248, "request_key": 249, "keyctl": 250, "io_uring_setup": 425,
-                            "unshare": 272}),
-    "aarch64": (0xC00000B7, {"socket": 198, "shmget": 194, "semget": 190, "msgget": 186, "mq_open": 180,
-                             "add_key": 217, "request_key": 218, "keyctl": 219, "io_uring_setup": 425,
-                             "unshare": 97}),
+    "x86_64": (
+        0xC000003E,
+        {
+            "socket": 41,
+            "shmget": 29,
+            "semget": 64,
+            "msgget": 68,
+            "mq_open": 240,
+            "add_key": 248,
+            "request_key": 249,
+            "keyctl": 250,
+            "io_uring_setup": 425,
+            "unshare": 272,
+        },
+    ),
+    "aarch64": (
+        0xC00000B7,
+        {
+            "socket": 198,
+            "shmget": 194,
+            "semget": 190,
+            "msgget": 186,
+            "mq_open": 180,
+            "add_key": 217,
+            "request_key": 218,
+            "keyctl": 219,
+            "io_uring_setup": 425,
+            "unshare": 97,
+        },
+    ),
 }
 
 
@@ -38,12 +62,14 @@ def program(names=DENIED, machine=None):
     """The filter's instructions, as (code, jt, jf, k)."""
     arch, numbers = ARCHITECTURES[machine or platform.machine()]
     denied = [numbers[name] for name in names]
-    deny_at = 4 + len(denied) + 1       # index of the 'deny' return
+    deny_at = 4 + len(denied) + 1  # index of the 'deny' return
     kill_at = deny_at + 1
-    code = [(LD_ABS_W, 0, 0, 4),          # seccomp_data.arch
-            (JEQ, 0, kill_at - 2, arch),
-            (LD_ABS_W, 0, 0, 0),          # seccomp_data.nr
-            (JGE, deny_at - 4, 0, X32_BIT)]
+    code = [
+        (LD_ABS_W, 0, 0, 4),  # seccomp_data.arch
+        (JEQ, 0, kill_at - 2, arch),
+        (LD_ABS_W, 0, 0, 0),  # seccomp_data.nr
+        (JGE, deny_at - 4, 0, X32_BIT),
+    ]
     for number in denied:
         code.append((JEQ, deny_at - (len(code) + 1), 0, number))
     code += [(RET, 0, 0, RET_ALLOW), (RET, 0, 0, RET_ERRNO | errno.EACCES), (RET, 0, 0, RET_KILL_PROCESS)]

@@ -4,6 +4,7 @@ Magics, display hooks, rich display data (matplotlib figures as PNG, through the
 and tracebacks are IPython's; only where they go changes: into a list of nbformat-style outputs
 per cell, with the text of stdout and stderr capped.
 """
+
 import ast
 import functools
 import inspect
@@ -75,8 +76,14 @@ class RecordingDisplayHook(DisplayHook):
         pass
 
     def write_format_data(self, format_dict, md_dict=None):
-        self.shell.outputs.add({"output_type": "execute_result", "data": format_dict, "metadata": md_dict or {},
-                                "execution_count": self.shell.cell_count})
+        self.shell.outputs.add(
+            {
+                "output_type": "execute_result",
+                "data": format_dict,
+                "metadata": md_dict or {},
+                "execution_count": self.shell.cell_count,
+            }
+        )
 
     def finish_displayhook(self):
         pass
@@ -104,8 +111,14 @@ class SandboxShell(InteractiveShell):
         return etype, value, _without_frames_of(self.hidden_files, tb)
 
     def _showtraceback(self, etype, evalue, stb):
-        self.outputs.add({"output_type": "error", "ename": getattr(etype, "__name__", str(etype)),
-                          "evalue": str(evalue), "traceback": list(stb)})
+        self.outputs.add(
+            {
+                "output_type": "error",
+                "ename": getattr(etype, "__name__", str(etype)),
+                "evalue": str(evalue),
+                "traceback": list(stb),
+            }
+        )
 
     def _format_exception_for_storage(self, exception, filename=None, running_compiled_code=False):
         """What IPython keeps of an error for ``%notebook``, which exports a history that this shell does not
@@ -197,12 +210,14 @@ def _no_module_for_cells(getmodule):
     """``inspect.getmodule``, answering at once that a cell's code (a frame, code object or traceback of it) is
     in no module. IPython's traceback asks for each frame, and for a file that is no module's, ``getmodule``
     walks every loaded module (1,500 with PyTorch: more than a millisecond) to find none, several times a frame."""
+
     @functools.wraps(getmodule)
     def module_of(object, _filename=None):
         if isinstance(object, (types.FrameType, types.CodeType, types.TracebackType)):
             if (_filename or inspect.getfile(object)).startswith(CELL_CODE):
                 return None
         return getmodule(object, _filename)
+
     return module_of
 
 
@@ -225,5 +240,6 @@ def _draw_after_the_inline_backend(shell):
     them, and closes them. Drawn after the backend, pyplot's draw finds only the figures that it did not show: the
     same images, one draw fewer (a figure that fails to draw shows its error once, not twice)."""
     from matplotlib import pyplot
+
     shell.events.unregister("post_execute", pyplot._draw_all_if_interactive)
     shell.events.register("post_execute", pyplot._draw_all_if_interactive)

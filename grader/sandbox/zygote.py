@@ -9,6 +9,7 @@ clock: a request that is not answered in time, or a sandbox that dies, is that u
 The next sandbox replays the cells before it and skips it, so the rest of the notebook is
 still graded.
 """
+
 import contextlib
 import functools
 import gc
@@ -22,8 +23,8 @@ import time
 from . import evidence, folder, hugepages, isolation, levels, protocol, runner
 from .cgroup import Cgroup, kill_below
 from .forkserver import JUDGE, SANDBOX, ForkServer
-from .judge import judge_main
 from .hooks import Snapshot
+from .judge import judge_main
 
 MAX_JOB_BYTES = 64 << 20
 MAX_ANSWER_BYTES = 16 << 20
@@ -36,11 +37,13 @@ def warm_up():
     """Import and exercise what notebooks use, so that a forked sandbox starts ready."""
     os.environ["MPLBACKEND"] = "Agg"
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy  # noqa: F401
     import torch
     import torch.nn.functional as F
+
     torch.set_num_threads(1)
     x = torch.randn(2, 3, 4)
     F.softmax(x @ x.transpose(-2, -1), dim=-1)
@@ -50,6 +53,7 @@ def warm_up():
     fig.colorbar(ax[0, 0].imshow(numpy.eye(3)), ax=ax)
     plt.close("all")
     from .shell import new_shell
+
     shell = new_shell()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         shell.run_cell(WARM_CELL, store_history=False)  # no line of it in In, no count; stdout is the channel
@@ -118,8 +122,15 @@ class Sandbox:
         self.output_chars = job["limits"]["output_chars"]
         self._judge = None
         self.folder, self.source = job.get("folder"), job.get("source")
-        protocol.write(self.channel.fileno(), {"hide": job["hide"], "limits": job["limits"], "folder": self.folder,
-                                               "cgroup_memory": self.group.limits_memory})
+        protocol.write(
+            self.channel.fileno(),
+            {
+                "hide": job["hide"],
+                "limits": job["limits"],
+                "folder": self.folder,
+                "cgroup_memory": self.group.limits_memory,
+            },
+        )
 
     def ask(self, request, deadline):
         """The answer to ``request``; raises Failed with the unit's status when there is none."""
@@ -210,8 +221,9 @@ def run_judged(sandbox, source, deadline):
     count = evidence.count_answer(sandbox.ask({"count": True}, deadline))
     files = evidence.lent_answer(sandbox.ask({"sync": True}, deadline)).get("files")
     judge = sandbox.judge()
-    message = judge.ask(judge.start({"cell": source, "count": count, "limit": sandbox.output_chars,
-                                     "files": files}), deadline)
+    message = judge.ask(
+        judge.start({"cell": source, "count": count, "limit": sandbox.output_chars, "files": files}), deadline
+    )
     while "ask" in message or "returned" in message or "raised" in message:
         request = message["ask"] if "ask" in message else message  # a request, or the judge's reply to a call back
         reply = sandbox.ask(request, deadline)
@@ -301,28 +313,52 @@ def run_all(server, job, name):
 def _judge_failed(unit, result):
     """A test cell the judge ran that did not give full marks by its outputs alone (an error, or a value that can
     be partial credit)."""
-    return unit["kind"] == "judged" and result["status"] == "ok" and any(
-        output["output_type"] in ("error", "execute_result") for output in result["outputs"])
+    return (
+        unit["kind"] == "judged"
+        and result["status"] == "ok"
+        and any(output["output_type"] in ("error", "execute_result") for output in result["outputs"])
+    )
 
 
 def stock_job(job):
     """The job as stock nbgrader runs the notebook: every plain test cell in the student's process (with the hooks
     of before any student code), no kit check. Its sandboxes' outputs are never shown: the test cells' hidden parts
     enter them."""
-    units = [{"kind": "test", "source": unit["source"]} if unit["kind"] == "judged" else
-             unit if unit["kind"] != "kit" else {"kind": "cell", "source": ""} for unit in job["units"]]
+    units = [
+        {"kind": "test", "source": unit["source"]}
+        if unit["kind"] == "judged"
+        else unit
+        if unit["kind"] != "kit"
+        else {"kind": "cell", "source": ""}
+        for unit in job["units"]
+    ]
     return {**job, "units": units}
 
 
 def self_test(server):
     """Run a tiny job: None when the sandbox works here, else why not (no root, no namespaces...)."""
-    job = {"units": [{"kind": "cell", "source": "x = 1"}], "hide": [],
-           "limits": {"memory_bytes": 1 << 30, "processes": 16, "unit_seconds": 10, "notebook_seconds": 20,
-                      "output_chars": 1000, "file_bytes": 1 << 20, "tmp_bytes": 1 << 20}}
+    job = {
+        "units": [{"kind": "cell", "source": "x = 1"}],
+        "hide": [],
+        "limits": {
+            "memory_bytes": 1 << 30,
+            "processes": 16,
+            "unit_seconds": 10,
+            "notebook_seconds": 20,
+            "output_chars": 1000,
+            "file_bytes": 1 << 20,
+            "tmp_bytes": 1 << 20,
+        },
+    }
     result = supervise(server, job, f"attention-kit-{os.getpid()}-selftest")
-    return None if result["units"][0]["status"] == "ok" else (
-        f"the sandbox cannot start on this machine: a test job at isolation level {levels.describe()!r} "
-        f"ended as '{result['units'][0]['status']}'")
+    return (
+        None
+        if result["units"][0]["status"] == "ok"
+        else (
+            f"the sandbox cannot start on this machine: a test job at isolation level {levels.describe()!r} "
+            f"ended as '{result['units'][0]['status']}'"
+        )
+    )
 
 
 def main():
@@ -341,11 +377,11 @@ def main():
     gc.collect()
     gc.freeze()  # what every sandbox shares stays out of its collections: Snapshot.restore collects in no time
     hugepages.collapse()  # each sandbox then forks in less system time
-    offered = [(int(jobs), int(results), folder) for jobs, results, folder in zip(*[iter(sys.argv[1:])] * 3)]
-    workers = offered[:order["count"]]
+    offered = [(int(jobs), int(results), place) for jobs, results, place in zip(*[iter(sys.argv[1:])] * 3)]
+    workers = offered[: order["count"]]
     passed = {fd for jobs, results, _ in offered for fd in (jobs, results)}
     parent = os.getpid()
-    for jobs, results, folder in workers:
+    for jobs, results, place in workers:
         if os.fork() == 0:
             try:
                 isolation.die_with_parent(parent)
@@ -353,7 +389,7 @@ def main():
                 os.dup2(results, 1)
                 for fd in passed:
                     os.close(fd)
-                serve(clean, problem, folder)
+                serve(clean, problem, place)
             finally:
                 os._exit(0)
     for fd in passed:
@@ -369,8 +405,9 @@ def serve(clean, problem, folder):
     server = ForkServer({SANDBOX: functools.partial(sandbox_main, clean=clean), JUDGE: judge_main})
     problem = problem or self_test(server)
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
-    protocol.write(stdout, {"ready": problem is None, "error": problem, "pid": os.getpid(),
-                            "isolation": levels.describe()})
+    protocol.write(
+        stdout, {"ready": problem is None, "error": problem, "pid": os.getpid(), "isolation": levels.describe()}
+    )
     if problem:
         return
     serial = 0

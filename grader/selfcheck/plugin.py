@@ -1,13 +1,14 @@
 """The pytest plugin behind the self-check: one test item per exercise of a notebook."""
+
 import gc
 
 import pytest
 from _pytest._code.code import TerminalRepr
 
+from ..checks.cells import points_by_exercise
 from ..checks.grade import format_results, grader_problem
 from ..checks.in_process import run_code_cells
 from ..checks.notebook import exercise_cells, read
-from ..checks.cells import points_by_exercise
 from ..checks.registry import visible_parts
 from ..checks.running import grade_locally
 from ..checks.wording import headline, wrap
@@ -39,8 +40,9 @@ class NotebookFile(pytest.File):
         _long_lived()  # the notebook's, before the full passes of pytest's end and of the interpreter's exit
         worth = points_by_exercise(nb)  # the test cells' metadata, as nbgrader reads it
         for position, name in enumerate(exercises):
-            yield ExerciseItem.from_parent(self, name=name, results=checked.get(name), position=position,
-                                           points=worth[name], of=len(exercises))
+            yield ExerciseItem.from_parent(
+                self, name=name, results=checked.get(name), position=position, points=worth[name], of=len(exercises)
+            )
 
 
 def _long_lived():
@@ -89,14 +91,19 @@ class ExerciseItem(pytest.Item):
         passed = 0 if self.results is None else sum(r.failure is None for r in self.results)
         self.user_properties += [("visible_checks", (passed, checks)), ("points", self.points)]
         if self.results is None:
-            missing = f"{self.name} does not exist when its test cell is reached: run its cell, and keep its name " \
-                "as given."
+            missing = (
+                f"{self.name} does not exist when its test cell is reached: run its cell, and keep its name as given."
+            )
             raise ExerciseFailed(wrap(missing), missing)
         report = format_results(self.name, self.results, self.points, complete=False)
         summary = headline(self.name, ((passed, checks), None), self.points)
         if problem := grader_problem(self.name, self.results):
-            raise ExerciseFailed(report + "\n" + wrap(f"{problem}. This is a problem of the grader, not of your "
-                                                       "code: tell your instructor."), f"{summary}; {problem}")
+            raise ExerciseFailed(
+                report
+                + "\n"
+                + wrap(f"{problem}. This is a problem of the grader, not of your code: tell your instructor."),
+                f"{summary}; {problem}",
+            )
         if passed < checks:
             raise ExerciseFailed(report, summary)
 
@@ -115,16 +122,27 @@ def pytest_terminal_summary(terminalreporter):
     for report in sorted(reports, key=lambda one: (one.fspath, dict(one.user_properties).get("position", 0))):
         props = dict(report.user_properties)
         if "visible_checks" in props and report.when == "call":
-            rows.append((report.nodeid.split("::")[-1], tuple(props["visible_checks"]), props["points"],
-                         report.fspath, props["of"]))
+            rows.append(
+                (
+                    report.nodeid.split("::")[-1],
+                    tuple(props["visible_checks"]),
+                    props["points"],
+                    report.fspath,
+                    props["of"],
+                )
+            )
     if not rows:
         return
     terminalreporter.section("self-check")
     for name, checks, points, *_ in rows:
         terminalreporter.write_line(headline(name, (checks, None), points))
     passed, total = sum(r[1][0] for r in rows), sum(r[1][1] for r in rows)
-    said = headline(f"total of {_count(len(rows), 'exercise')}", ((passed, total), None), sum(r[2] for r in rows),
-                    whole=_whole(rows))
+    said = headline(
+        f"total of {_count(len(rows), 'exercise')}",
+        ((passed, total), None),
+        sum(r[2] for r in rows),
+        whole=_whole(rows),
+    )
     terminalreporter.write_line(said)
 
 

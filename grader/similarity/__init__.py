@@ -1,5 +1,6 @@
 """``similarity``: which students' answer cells are similar, the released starter code left out, as a page
 beside the class report (``reports/<assignment>/similarity.html``). Nothing a student wrote is run."""
+
 import pathlib
 
 from ..course import SIMILARITY_PAGE, Course
@@ -20,13 +21,22 @@ def similarity(course=".", assignment="self_attention", out=None, threshold=THRE
         raise UsageError(f"no notebook of {course.assignment} in {course.release}; run python -m grader release first")
     answers = class_answers(course)
     if not answers.students:
-        raise UsageError(f"no student's notebook of {course.assignment} in {course.every_student('submitted')}; "
-                         "run python -m grader collect first")
+        raise UsageError(
+            f"no student's notebook of {course.assignment} in {course.every_student('submitted')}; "
+            "run python -m grader collect first"
+        )
     out = pathlib.Path(out or course.reports / course.assignment)
     out.mkdir(parents=True, exist_ok=True)
     page = out / SIMILARITY_PAGE
     report = out / "index.html"
-    page.write_text(render(course.assignment, compare(answers, threshold), answers,
-                           short_titles(course.released_notebooks()), report.name if report.is_file() else None),
-                    encoding="utf-8")
+    page.write_text(
+        render(
+            course.assignment,
+            compare(answers, threshold),
+            answers,
+            short_titles(course.released_notebooks()),
+            report.name if report.is_file() else None,
+        ),
+        encoding="utf-8",
+    )
     return page

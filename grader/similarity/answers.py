@@ -4,6 +4,7 @@ reference solution's.
 An answer is the source of an nbgrader solution cell (``metadata.nbgrader.solution``) of type code, by its
 ``grade_id``. A notebook that is not a readable notebook is skipped and named, not a reason to stop.
 """
+
 import dataclasses
 import re
 
@@ -17,6 +18,7 @@ MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")  # nbgrader's solution 
 class ClassAnswers:
     """What the comparison needs. ``students[student][notebook][grade_id]`` is a student's answer;
     ``stubs`` and ``references`` are ``[notebook][grade_id]`` of the release and the solutions."""
+
     stubs: dict
     references: dict
     students: dict
@@ -31,8 +33,12 @@ def solution_sources(nb):
     for cell in nb["cells"]:
         meta = nbgrader_metadata(cell) if isinstance(cell, dict) else {}
         grade_id, source = meta.get("grade_id"), cell.get("source") if isinstance(cell, dict) else None
-        if cell.get("cell_type") == "code" and meta.get("solution") and isinstance(grade_id, str) \
-                and isinstance(source, str):
+        if (
+            cell.get("cell_type") == "code"
+            and meta.get("solution")
+            and isinstance(grade_id, str)
+            and isinstance(source, str)
+        ):
             found[grade_id] = source
     return found
 
@@ -49,8 +55,11 @@ def class_answers(course):
     references = {}
     for name in stubs:
         path = course.source / name
-        references[name] = ({grade_id: without_markers(source) for grade_id, source in
-                             solution_sources(read(path)).items()} if path.is_file() else {})
+        references[name] = (
+            {grade_id: without_markers(source) for grade_id, source in solution_sources(read(path)).items()}
+            if path.is_file()
+            else {}
+        )
     students, unreadable = {}, []
     for folder in sorted(course.every_student("submitted").glob(f"*/{course.assignment}")):
         student = folder.parent.name

@@ -8,6 +8,7 @@ several students wrote alike, and the answers that are the reference solution it
 - Long answers equal to the reference solution up to names (copydetect's filtered code) are grouped per
   exercise, not listed pair by pair: what they have in common is public.
 """
+
 import dataclasses
 
 import numpy as np
@@ -22,6 +23,7 @@ SHORT = 40  # characters of filtered code of its own (a line is 10 to 30)
 @dataclasses.dataclass
 class Finding:
     """One exercise of a pair of students above the threshold."""
+
     exercise: str
     score: float
     in_reference: float  # the share of the fingerprints they have in common that the reference solution has too
@@ -30,6 +32,7 @@ class Finding:
 @dataclasses.dataclass
 class Entry:
     """A pair of students in one notebook, with their flagged exercises, most similar first."""
+
     notebook: str
     first: str
     second: str
@@ -44,6 +47,7 @@ class Entry:
 @dataclasses.dataclass
 class Group:
     """Students who wrote the same answer to an exercise: a short one, or the reference solution."""
+
     notebook: str
     exercise: str
     students: list
@@ -66,6 +70,7 @@ class Similarity:
 @dataclasses.dataclass
 class _Exercise:
     """One exercise compared: ``rows`` are the students (indices into the notebook's) who answered it."""
+
     rows: list
     counts: np.ndarray
     sizes: np.ndarray
@@ -77,8 +82,15 @@ class _Exercise:
 def compare(answers, threshold=THRESHOLD):
     """The :class:`Similarity` of a :class:`~grader.similarity.answers.ClassAnswers`."""
     starters = {(nb, g): boilerplate(stub) for nb, stubs in answers.stubs.items() for g, stub in stubs.items()}
-    prints = fingerprint_all([((nb, g), code) for handed in answers.students.values() for nb, codes in handed.items()
-                              for g, code in codes.items()], starters)
+    prints = fingerprint_all(
+        [
+            ((nb, g), code)
+            for handed in answers.students.values()
+            for nb, codes in handed.items()
+            for g, code in codes.items()
+        ],
+        starters,
+    )
     entries, short, public, notebook_scores = [], [], [], {}
     for notebook, stubs in answers.stubs.items():
         students = sorted(s for s, handed in answers.students.items() if notebook in handed)
@@ -87,8 +99,9 @@ def compare(answers, threshold=THRESHOLD):
         for exercise, stub in stubs.items():
             sources = [answers.students[s][notebook].get(exercise) for s in students]
             reference = answers.references.get(notebook, {}).get(exercise)
-            done = _exercise(notebook, exercise, stub, starters[notebook, exercise], reference, sources, prints,
-                             threshold)
+            done = _exercise(
+                notebook, exercise, stub, starters[notebook, exercise], reference, sources, prints, threshold
+            )
             counts[np.ix_(done.rows, done.rows)] += done.counts
             sizes[done.rows] += done.sizes
             for (i, j), finding in done.flagged:
@@ -98,8 +111,10 @@ def compare(answers, threshold=THRESHOLD):
         scores = dice(counts, sizes)
         notebook_scores[notebook] = scores[upper_pairs(len(students))]
         index = {s: n for n, s in enumerate(students)}
-        entries += [Entry(notebook, a, b, float(scores[index[a], index[b]]), sorted(found, key=lambda f: -f.score))
-                    for (a, b), found in flagged.items()]
+        entries += [
+            Entry(notebook, a, b, float(scores[index[a], index[b]]), sorted(found, key=lambda f: -f.score))
+            for (a, b), found in flagged.items()
+        ]
     entries.sort(key=lambda e: (-e.rank[0], -e.rank[1], e.notebook, e.first, e.second))
     short.sort(key=lambda g: (len(g.students), -g.answered, g.notebook, g.exercise))
     return Similarity(threshold, entries, short, public, notebook_scores, len(answers.students), answers.unreadable)
@@ -120,16 +135,29 @@ def _exercise(notebook, exercise, stub, starter, reference, sources, prints, thr
     scores = dice(counts, sizes)
     long = np.array([f.token_coverage >= SHORT for f in found], dtype=bool)
     public_print = fingerprint(reference, starter) if reference is not None else None
-    is_public = long & np.array([public_print is not None and f.filtered_code == public_print.filtered_code
-                                 for f in found], dtype=bool)
+    is_public = long & np.array(
+        [public_print is not None and f.filtered_code == public_print.filtered_code for f in found], dtype=bool
+    )
     flagged = []
     candidates = np.triu(scores >= threshold, k=1) & np.outer(long, long) & ~np.outer(is_public, is_public)
     for i, j in np.argwhere(candidates):
         common = found[i].hashes & found[j].hashes
         in_reference = len(common & public_print.hashes) / len(common) if public_print and common else 0.0
         flagged.append(((int(i), int(j)), Finding(exercise, float(scores[i, j]), in_reference)))
-    public = [Group(notebook, exercise, [rows[i] for i in np.flatnonzero(is_public)], len(rows),
-                    sources[rows[int(np.flatnonzero(is_public)[0])]], True)] if is_public.sum() >= 2 else []
+    public = (
+        [
+            Group(
+                notebook,
+                exercise,
+                [rows[i] for i in np.flatnonzero(is_public)],
+                len(rows),
+                sources[rows[int(np.flatnonzero(is_public)[0])]],
+                True,
+            )
+        ]
+        if is_public.sum() >= 2
+        else []
+    )
     short = _short_groups(notebook, exercise, stub, reference, sources, rows, long)
     return _Exercise(rows, counts, sizes, flagged, short, public)
 
@@ -143,6 +171,15 @@ def _short_groups(notebook, exercise, stub, reference, sources, rows, long):
             alike.setdefault(tokens(sources[row]), []).append(row)
     public = tokens(reference) if reference is not None else None
     given = {line.strip() for line in stub.splitlines()}
-    return [Group(notebook, exercise, members, len(rows), "\n".join(
-                line for line in sources[members[0]].splitlines() if line.strip() not in given), code == public)
-            for code, members in alike.items() if len(members) >= 2]
+    return [
+        Group(
+            notebook,
+            exercise,
+            members,
+            len(rows),
+            "\n".join(line for line in sources[members[0]].splitlines() if line.strip() not in given),
+            code == public,
+        )
+        for code, members in alike.items()
+        if len(members) >= 2
+    ]

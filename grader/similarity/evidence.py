@@ -1,5 +1,6 @@
 """What two similar answers have in common, marked: copydetect's ``compare_files`` on their fingerprints gives
 the matching slices of each answer's own text."""
+
 import dataclasses
 import difflib
 
@@ -21,8 +22,10 @@ def evidence(first, second, stub):
     starter = boilerplate(stub)
     prints = [fingerprint(code, starter) for _, code in (first, second)]
     _, shares, slices = compare_files(*prints)
-    return [Side(student, split(code, cut, starter_spans(code, stub)), float(share))
-            for (student, code), cut, share in zip((first, second), slices, shares)]
+    return [
+        Side(student, split(code, cut, starter_spans(code, stub)), float(share))
+        for (student, code), cut, share in zip((first, second), slices, shares)
+    ]
 
 
 def starter_spans(code, stub, shortest=8):
@@ -37,7 +40,7 @@ def split(code, slices, starter):
     array of starts and ends, which may reach into the starter code: its k-grams span it), the rest."""
     kinds = [""] * len(code)
     for start, end in zip(*slices) if len(slices) else ():
-        kinds[max(int(start), 0):int(end)] = ["match"] * len(kinds[max(int(start), 0):int(end)])
+        kinds[max(int(start), 0) : int(end)] = ["match"] * len(kinds[max(int(start), 0) : int(end)])
     for start, end in starter:
         kinds[start:end] = ["starter"] * (end - start)
     parts = []

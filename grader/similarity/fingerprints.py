@@ -5,6 +5,7 @@ variable name as ``V``, every function name as ``F``, every string as ``S``, dro
 the k-grams of that text and keeps the smallest hash of every window. As copydetect's own detector does, the
 starter code's k-grams (every one, a window of 1) are boilerplate: removed from each answer's fingerprints.
 """
+
 import functools
 import io
 import multiprocessing

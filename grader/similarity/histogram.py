@@ -1,5 +1,6 @@
 """The histogram of a notebook's pairwise similarities, drawn as inline SVG: a bar per 5 %, on a logarithmic
 scale (a class's pairs are nearly all dissimilar; the few similar ones would not show on a linear one)."""
+
 import dataclasses
 import math
 
@@ -27,6 +28,7 @@ def bars(scores):
     drawn = []
     for n, count in enumerate(counts):
         height = (HEIGHT - BOTTOM - TOP) * math.log10(int(count) + 1) / top if top else 0
-        drawn.append(Bar(float(edges[n]), float(edges[n + 1]), int(count), LEFT + n * BAR,
-                         HEIGHT - BOTTOM - height, height))
+        drawn.append(
+            Bar(float(edges[n]), float(edges[n + 1]), int(count), LEFT + n * BAR, HEIGHT - BOTTOM - height, height)
+        )
     return drawn

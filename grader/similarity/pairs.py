@@ -5,6 +5,7 @@ answers have the same fingerprints, 0 when they share none. Every pair of a clas
 matrix of students by the fingerprints two or more of them hold, times its transpose, counts what each pair
 shares (300 students: 44,850 pairs in one product), so no pair is compared one by one.
 """
+
 import numpy as np
 
 

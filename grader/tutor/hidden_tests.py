@@ -4,6 +4,7 @@ nbgrader's ``ClearHiddenTests`` removes the ``### BEGIN HIDDEN TESTS`` blocks fr
 failed hidden assert can still show its line in the cell's traceback, and its message in the
 error's value. Those lines go too.
 """
+
 import re
 
 from nbgrader.preprocessors import ClearHiddenTests
@@ -50,8 +51,12 @@ def _scrub(output, secrets):
     if output.output_type == "error":
         evalue = HIDDEN_FAILED if leaks(output.evalue, secrets) else output.evalue
         last = f"{output.ename}: "
-        frames = [line for entry in output.traceback for line in ANSI.sub("", entry).splitlines()
-                  if not leaks(line, secrets) and not line.startswith(last)]
+        frames = [
+            line
+            for entry in output.traceback
+            for line in ANSI.sub("", entry).splitlines()
+            if not leaks(line, secrets) and not line.startswith(last)
+        ]
         output.evalue, output.traceback = evalue, frames + [f"{output.ename}: {evalue}"]
         return output
     shown = [value for value in output.get("data", {}).values() if isinstance(value, str)]

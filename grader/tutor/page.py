@@ -6,6 +6,7 @@ failing check with what was expected and what came back, then the other failed c
 each. Built from the grading record alone, which never holds a test's source, and rendered by
 Jinja2 templates (``templates/``) that escape whatever they are given.
 """
+
 import functools
 import pathlib
 
@@ -18,8 +19,11 @@ from ..statuses import GRADED, PENDING, STATUSES
 
 @functools.cache
 def _templates():
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(pathlib.Path(__file__).parent / "templates"),
-                              autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(pathlib.Path(__file__).parent / "templates"),
+        autoescape=jinja2.select_autoescape(["html"]),
+        keep_trailing_newline=True,
+    )
 
 
 def in_notebook_words(text):
@@ -41,9 +45,16 @@ def exercise_text(exercise, calls=(), neighbours=None):
 def diagnosis(exercise, calls=(), neighbours=None):
     """What the page says of one exercise, as plain values for the templates."""
     failed = [part for part in exercise.parts if part.score < part.points]
-    said = {"status": _status(exercise.status, exercise.reason or STATUSES[exercise.status].exercise),
-            "help": _help(exercise.status), "checks": None, "passed": not failed and exercise.status == GRADED, "mistake": None, "first": None,
-            "others": [], "note": exercise.note}
+    said = {
+        "status": _status(exercise.status, exercise.reason or STATUSES[exercise.status].exercise),
+        "help": _help(exercise.status),
+        "checks": None,
+        "passed": not failed and exercise.status == GRADED,
+        "mistake": None,
+        "first": None,
+        "others": [],
+        "note": exercise.note,
+    }
     if exercise.parts:
         counted = checks_passed(*counts_of([(p.hidden, p.score >= p.points) for p in exercise.parts]))
         said["checks"] = counted[0].upper() + counted[1:] + "."
@@ -78,8 +89,15 @@ def _mistake(name, failed, calls, neighbours):
     key = likely_mistake([p.misconception for p in failed])
     if key is None:
         return None
-    maker = next((other for other in calls if other in neighbours and any(
-        p.misconception == key and p.score < p.points for p in neighbours[other].parts)), None)
+    maker = next(
+        (
+            other
+            for other in calls
+            if other in neighbours
+            and any(p.misconception == key and p.score < p.points for p in neighbours[other].parts)
+        ),
+        None,
+    )
     return {"text": MISCONCEPTIONS[key].explanation, "where": f", in your {maker}, which {name} calls" if maker else ""}
 
 
@@ -95,5 +113,9 @@ def _case(part):
 def notebook_notes(record):
     """HTML for the top of the page: a notebook that was not graded, test cells that were changed."""
     status = _status(record.status, record.reason or STATUSES[record.status].notebook)
-    return _templates().get_template("notes.html").render(status=status, help=_help(record.status),
-                                                          tampered=record.tampered).strip()
+    return (
+        _templates()
+        .get_template("notes.html")
+        .render(status=status, help=_help(record.status), tampered=record.tampered)
+        .strip()
+    )

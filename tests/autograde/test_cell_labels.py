@@ -2,6 +2,7 @@
 relabelled answer, written answer or locked cell is reported, the release's labels are put back on the
 instructor's cells, and every other cell is left a plain cell of the student's, which nbgrader's own
 sanitising (DeduplicateIds, OverwriteCells with add_missing_cells, CheckCellMetadata) then accepts."""
+
 import copy
 
 import nbformat
@@ -29,8 +30,15 @@ def release():
 
 def labelled(cell, grade_id, **flags):
     """``cell`` marked as nbgrader's toolbar would mark it."""
-    cell.metadata["nbgrader"] = {"grade_id": grade_id, "grade": False, "solution": False, "locked": False,
-                                 "task": False, "schema_version": 3, **flags}
+    cell.metadata["nbgrader"] = {
+        "grade_id": grade_id,
+        "grade": False,
+        "solution": False,
+        "locked": False,
+        "task": False,
+        "schema_version": 3,
+        **flags,
+    }
     return cell
 
 
@@ -81,8 +89,9 @@ def test_a_copied_answer_cell_is_reported_and_the_original_keeps_its_label_where
 
 
 def test_a_copied_written_answer_pasted_above_does_not_take_the_originals_label(release):
-    release.cells.append(labelled(new_markdown_cell("Why scale?\n\nYOUR ANSWER HERE"), "why", solution=True,
-                                  grade=True, points=3))
+    release.cells.append(
+        labelled(new_markdown_cell("Why scale?\n\nYOUR ANSWER HERE"), "why", solution=True, grade=True, points=3)
+    )
     nb = copy.deepcopy(release)
     original = nb.cells[-1]
     original.source = "Scaling keeps the softmax soft."
@@ -103,23 +112,31 @@ def test_without_cell_ids_the_first_copy_is_the_original(release):
     assert first.metadata["nbgrader"]["grade_id"] == ANSWER and "nbgrader" not in copied.metadata
 
 
-@pytest.mark.parametrize("cell, kind", [
-    (new_code_cell("print('bonus')"), "graded answer cell"),
-    (new_markdown_cell("My own answer."), "written answer cell"),
-    (new_code_cell("notes = 1"), "locked cell"),
-    (new_code_cell("assert True"), "test cell"),
-])
+@pytest.mark.parametrize(
+    "cell, kind",
+    [
+        (new_code_cell("print('bonus')"), "graded answer cell"),
+        (new_markdown_cell("My own answer."), "written answer cell"),
+        (new_code_cell("notes = 1"), "locked cell"),
+        (new_code_cell("assert True"), "test cell"),
+    ],
+)
 def test_a_cell_of_the_students_own_marked_for_grading_is_reported_and_left_plain(release, cell, kind):
-    flags = {"graded answer cell": {"solution": True, "grade": True, "points": 10},
-             "written answer cell": {"solution": True, "grade": True, "points": 2},
-             "locked cell": {"locked": True}, "test cell": {"grade": True, "locked": True, "points": 7}}[kind]
+    flags = {
+        "graded answer cell": {"solution": True, "grade": True, "points": 10},
+        "written answer cell": {"solution": True, "grade": True, "points": 2},
+        "locked cell": {"locked": True},
+        "test cell": {"grade": True, "locked": True, "points": 7},
+    }[kind]
     nb = copy.deepcopy(release)
     nb.cells.insert(position(nb, TEST) + 1, labelled(cell, "mine", **flags))
     changes, nb = prepared(nb, release)
     assert changes == [{"grade_id": "mine", "change": "added", **({} if kind == "test cell" else {"cell": kind})}]
     assert "nbgrader" not in cell.metadata and cell in nb.cells
-    assert labels(nb) == labels(release)[:position(release, TEST) + 1] + [None] + labels(release)[
-        position(release, TEST) + 1:]
+    assert (
+        labels(nb)
+        == labels(release)[: position(release, TEST) + 1] + [None] + labels(release)[position(release, TEST) + 1 :]
+    )
 
 
 @pytest.mark.parametrize("change", ["deleted", "edited", "duplicated", "relabelled"])
@@ -140,12 +157,15 @@ def test_a_changed_test_cell_is_reported_as_before(release, change):
 
 
 def test_what_was_changed_is_said_in_words():
-    tampered = [{"grade_id": TEST, "change": "edited"},
-                {"grade_id": ANSWER, "change": "duplicated", "cell": "answer cell"},
-                {"grade_id": "mine", "change": "added", "cell": "locked cell"}]
+    tampered = [
+        {"grade_id": TEST, "change": "edited"},
+        {"grade_id": ANSWER, "change": "duplicated", "cell": "answer cell"},
+        {"grade_id": "mine", "change": "added", "cell": "locked cell"},
+    ]
     assert changed(tampered[:1]) == ["a test cell was changed (graded on the instructor's copy), check it"]
     assert changed(tampered)[1].startswith(
-        "the answer cell softmax_scores was duplicated, the locked cell mine was added (the instructor's cells graded")
+        "the answer cell softmax_scores was duplicated, the locked cell mine was added (the instructor's cells graded"
+    )
 
 
 def test_a_released_answer_relabelled_as_graded_gets_the_release_label_back(release):
@@ -173,9 +193,11 @@ def submitted_class(release):
     copied = copy.deepcopy(release)
     pasted(copied, ANSWER, position(copied, ANSWER))
     added = []
-    for cell, flags in [(new_code_cell("x = 1"), {"solution": True, "grade": True, "points": 10}),
-                        (new_code_cell("y = 2"), {"locked": True}),
-                        (new_markdown_cell("Mine."), {"solution": True, "grade": True, "points": 2})]:
+    for cell, flags in [
+        (new_code_cell("x = 1"), {"solution": True, "grade": True, "points": 10}),
+        (new_code_cell("y = 2"), {"locked": True}),
+        (new_markdown_cell("Mine."), {"solution": True, "grade": True, "points": 2}),
+    ]:
         nb = copy.deepcopy(release)
         nb.cells.append(labelled(cell, "mine", **flags))
         added.append(nb)
@@ -193,11 +215,20 @@ def test_nbgraders_own_sanitising_accepts_the_prepared_notebooks(course_copy, re
     """nbgrader's preprocessors, against a released course's gradebook, as its autograde runs them."""
     course = Course.at(course_copy)
     config = Config({"OverwriteCells": {"add_missing_cells": True}})
-    resources = ResourcesDict(nbgrader={"notebook": BASICS.removesuffix(".ipynb"), "assignment": ASSIGNMENT,
-                                        "student": "someone", "db_url": course.directory.db_url})
+    resources = ResourcesDict(
+        nbgrader={
+            "notebook": BASICS.removesuffix(".ipynb"),
+            "assignment": ASSIGNMENT,
+            "student": "someone",
+            "db_url": course.directory.db_url,
+        }
+    )
     for nb in submitted_class(release):
         restore_labels(nb, release)
-        for preprocessor in (DeduplicateIds(config=config), OverwriteCells(config=config),
-                             CheckCellMetadata(config=config)):
+        for preprocessor in (
+            DeduplicateIds(config=config),
+            OverwriteCells(config=config),
+            CheckCellMetadata(config=config),
+        ):
             nb, _ = preprocessor.preprocess(nb, resources)
         assert grade_ids(nb) == grade_ids(release)

@@ -1,5 +1,6 @@
 """The kit's cell-metadata check (grader/autograde/metadata.py) gives nbgrader's own verdict on every notebook:
 the same notebooks pass, and a broken label fails with the same error, whichever of nbgrader's rules it breaks."""
+
 import copy
 
 import nbformat
@@ -12,8 +13,15 @@ from grader.autograde.metadata import CheckCellMetadataOnce, kit_validator
 from ..conftest import EXERCISES, SOLUTIONS
 from ..course_builder import BASICS
 
-GOOD = {"grade_id": "mine", "grade": True, "solution": True, "locked": False, "task": False, "points": 2,
-        "schema_version": 3}
+GOOD = {
+    "grade_id": "mine",
+    "grade": True,
+    "solution": True,
+    "locked": False,
+    "task": False,
+    "points": 2,
+    "schema_version": 3,
+}
 BROKEN = {
     "points that are not a number": ({"points": "two"}, new_code_cell),
     "a grade id that is not a string": ({"grade_id": 7}, new_code_cell),

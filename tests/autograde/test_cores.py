@@ -3,6 +3,7 @@ the memory it may use. Its CPU affinity (``taskset``, a container's cpuset), its
 --cpus``, a Kubernetes CPU limit) and memory limit (``docker run --memory``) count: a hub's grader allowed 2 cores of
 a 64-core machine starts 2 warm workers, not 64, and one allowed 1 GiB starts 2 (a 2-worker run of the benchmark
 peaks at about 880 MiB)."""
+
 import functools
 import os
 import subprocess
@@ -44,8 +45,13 @@ def test_autograde_grades_as_many_students_at_once_as_its_cores_and_memory_allow
             pytest.skip("no group of cgroup v1's memory controller can be made here (it takes root, on cgroup v1)")
         limited = functools.partial(enter, group)
     try:
-        done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course_copy)],  # no --workers
-                              preexec_fn=limited, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "grader", "autograde", "--course", str(course_copy)],  # no --workers
+            preexec_fn=limited,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     finally:
         removed(group)
     assert done.returncode == 0, done.stderr
@@ -68,8 +74,14 @@ def test_a_cpu_quota_counts_as_the_cores_it_pays_for_rounded_up(quota, where, co
     try:
         (limited / "cpu.cfs_period_us").write_text("100000")
         (limited / "cpu.cfs_quota_us").write_text(str(quota))
-        said = subprocess.run([sys.executable, "-c", PRINT_CORES], preexec_fn=lambda: enter(inside),
-                              capture_output=True, text=True, timeout=60, check=True)
+        said = subprocess.run(
+            [sys.executable, "-c", PRINT_CORES],
+            preexec_fn=lambda: enter(inside),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
     finally:
         removed(limited)  # and the group inside it
     assert int(said.stdout) == min(cores, len(os.sched_getaffinity(0)))
@@ -87,8 +99,10 @@ def v2_groups(tmp_path, monkeypatch, name, own, above):
     monkeypatch.setattr(cgroup, "_v2_own", lambda: (tmp_path, folder))
 
 
-@pytest.mark.parametrize("above, own, cores", [("50000 100000", "max 100000", 1), ("max 100000", "150000 100000", 2),
-                                               (None, "max 100000", None)])
+@pytest.mark.parametrize(
+    "above, own, cores",
+    [("50000 100000", "max 100000", 1), ("max 100000", "150000 100000", 2), (None, "max 100000", None)],
+)
 def test_a_cgroup_v2_quota_is_read_up_the_processs_own_groups(tmp_path, monkeypatch, above, own, cores):
     """cgroup v2's ``cpu.max`` ("<quota> <period>", or "max <period>": no quota), read from folders laid out as the
     unified hierarchy lays them out: no test here can set one in a real group (this machine's cpu controller is v1)."""
@@ -109,15 +123,22 @@ def test_a_memory_limit_on_the_processs_group_or_one_above_counts(where):
         pytest.skip("no group of cgroup v1's memory controller can be made here (it takes root, on cgroup v1)")
     inside = made_under(limited) if where == "above" else limited
     try:
-        said = subprocess.run([sys.executable, "-c", PRINT_MEMORY], preexec_fn=lambda: enter(inside),
-                              capture_output=True, text=True, timeout=60, check=True)
+        said = subprocess.run(
+            [sys.executable, "-c", PRINT_MEMORY],
+            preexec_fn=lambda: enter(inside),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
     finally:
         removed(limited)
     assert int(said.stdout) == 700 * MIB
 
 
-@pytest.mark.parametrize("above, own, limit", [("734003200", "max", 700 * MIB), ("max", "1073741824", 1024 * MIB),
-                                               (None, "max", None)])
+@pytest.mark.parametrize(
+    "above, own, limit", [("734003200", "max", 700 * MIB), ("max", "1073741824", 1024 * MIB), (None, "max", None)]
+)
 def test_a_cgroup_v2_memory_limit_is_read_up_the_processs_own_groups(tmp_path, monkeypatch, above, own, limit):
     """cgroup v2's ``memory.max`` (bytes, or "max": no limit), from folders laid out as the unified hierarchy lays
     them out (this machine's memory controller is v1). No limit: the machine's memory."""
@@ -126,12 +147,15 @@ def test_a_cgroup_v2_memory_limit_is_read_up_the_processs_own_groups(tmp_path, m
     assert cgroup.usable_memory() == (machine if limit is None else min(limit, machine))
 
 
-@pytest.mark.parametrize("cores, mib, workers", [(8, 768, 1), (8, 1024, 2), (8, 1536, 4), (2, 24 * 1024, 2),
-                                                 (64, 32 * 1024, 64), (4, 256, 1)])
+@pytest.mark.parametrize(
+    "cores, mib, workers",
+    [(8, 768, 1), (8, 1024, 2), (8, 1536, 4), (2, 24 * 1024, 2), (64, 32 * 1024, 64), (4, 256, 1)],
+)
 def test_autograde_starts_a_worker_per_core_as_far_as_memory_holds_them(monkeypatch, cores, mib, workers):
     """Gradescope's 768 MB holds one worker (595 MiB measured), 1 GiB two (881 MiB); too little memory still
     grades, on one."""
     from grader.autograde import run
+
     monkeypatch.setattr(run, "usable_cores", lambda: cores)
     monkeypatch.setattr(run, "usable_memory", lambda: mib * MIB)
     assert run.default_workers() == workers

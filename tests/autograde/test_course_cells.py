@@ -4,6 +4,7 @@ graded cell by cell as the student would see it running the notebook top to bott
 The kit is copied (package, solutions, config) and extended the way the README's "Adding an
 exercise" says; nbgrader's gradebook must give every graded cell the score it deserves.
 """
+
 import shutil
 import textwrap
 
@@ -11,8 +12,8 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from grader.demo.fill import fill, reference_answers
 from grader.course import Course
+from grader.demo.fill import fill, reference_answers
 
 from ..course_builder import ASSIGNMENT, new_test_course
 from ..kit_copy import copy_kit, run
@@ -62,7 +63,7 @@ PARTS = {"row_sums": [
 
 # The annotated Transformer's way: a helper named `attention`, which notebook 04's own code later
 # replaces at top level (attention = F.softmax(...)). Graded where its test cell stands, it is right.
-SDPA_WITH_HELPER = textwrap.dedent('''
+SDPA_WITH_HELPER = textwrap.dedent("""
     import math
 
     def attention(scores):
@@ -73,12 +74,18 @@ SDPA_WITH_HELPER = textwrap.dedent('''
         if causal:
             scores = causal_mask(scores)
         return attention(scores) @ v
-''')
+""")
 
 
 def _meta(grade_id, *, grade=False, solution=False, points=None, locked=False):
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3, "solution": solution,
-            "task": False}
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
     if points is not None:
         meta["points"] = points
     return {"nbgrader": meta}
@@ -98,18 +105,31 @@ def extend(kit):
     basics = nbformat.read(basics_path, as_version=4)
     basics.cells += [
         _answer("double", "def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"),
-        _test("double_test", "assert double(2) == 4\n### BEGIN HIDDEN TESTS\nassert double(5) == 10\n"
-                             "### END HIDDEN TESTS", 2)]
+        _test(
+            "double_test",
+            "assert double(2) == 4\n### BEGIN HIDDEN TESTS\nassert double(5) == 10\n### END HIDDEN TESTS",
+            2,
+        ),
+    ]
     nbformat.write(basics, basics_path)
-    extra = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# Extra exercises"),
-        nbformat.v4.new_code_cell("import torch\nprint('ready')"),
-        _answer("row_sums", 'def row_sums(x):\n    """The sum of each row: (..., n) -> (...)."""\n'
-                            "    ### BEGIN SOLUTION\n    return x.sum(dim=-1)\n    ### END SOLUTION"),
-        _test("row_sums_test", TEST_CELL.format(name="row_sums"), 3),
-        _answer("triple", "def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION"),
-        _test("triple_test", "assert triple(1) == 3\n### BEGIN HIDDEN TESTS\nassert triple(4) == 12\n"
-                             "### END HIDDEN TESTS", 1)])
+    extra = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Extra exercises"),
+            nbformat.v4.new_code_cell("import torch\nprint('ready')"),
+            _answer(
+                "row_sums",
+                'def row_sums(x):\n    """The sum of each row: (..., n) -> (...)."""\n'
+                "    ### BEGIN SOLUTION\n    return x.sum(dim=-1)\n    ### END SOLUTION",
+            ),
+            _test("row_sums_test", TEST_CELL.format(name="row_sums"), 3),
+            _answer("triple", "def triple(x):\n    ### BEGIN SOLUTION\n    return 3 * x\n    ### END SOLUTION"),
+            _test(
+                "triple_test",
+                "assert triple(1) == 3\n### BEGIN HIDDEN TESTS\nassert triple(4) == 12\n### END HIDDEN TESTS",
+                1,
+            ),
+        ]
+    )
     extra.metadata["kernelspec"] = basics.metadata["kernelspec"]
     nbformat.write(extra, kit / "solutions" / ASSIGNMENT / EXTRA)
     (kit / "grader" / "exercises" / "extra.py").write_text(EXTRA_CHECKS.lstrip())
@@ -124,9 +144,10 @@ def submission(kit, notebook, answers):
 STUDENTS = {  # student: {notebook: answers by grade_id, or None for the untouched release}
     "right": {BASICS: {}, CAUSAL: {"scaled_dot_product_attention": SDPA_WITH_HELPER}, EXTRA: {}},
     "stub": {BASICS: None, EXTRA: None},
-    "wrong": {BASICS: {"double": "def double(x):\n    return 3 * x"},
-              EXTRA: {"row_sums": "def row_sums(x):\n    return x.sum(dim=0)",
-                      "triple": "def triple(x):\n    return 2 * x"}},
+    "wrong": {
+        BASICS: {"double": "def double(x):\n    return 3 * x"},
+        EXTRA: {"row_sums": "def row_sums(x):\n    return x.sum(dim=0)", "triple": "def triple(x):\n    return 2 * x"},
+    },
 }
 
 
@@ -152,16 +173,31 @@ def kit(tmp_path_factory):
 def gradebook_scores(kit):
     """{(student, notebook, grade_id): score} as nbgrader's gradebook has them."""
     with Gradebook(f"sqlite:///{kit / 'gradebook.db'}") as gradebook:
-        return {(s.student.id, f"{nb.name}.ipynb", grade.name): grade.score
-                for s in gradebook.assignment_submissions(ASSIGNMENT) for nb in s.notebooks for grade in nb.grades}
+        return {
+            (s.student.id, f"{nb.name}.ipynb", grade.name): grade.score
+            for s in gradebook.assignment_submissions(ASSIGNMENT)
+            for nb in s.notebooks
+            for grade in nb.grades
+        }
 
 
-@pytest.mark.parametrize("student,notebook,grade_id,score", [
-    ("right", BASICS, "double_test", 2), ("stub", BASICS, "double_test", 0), ("wrong", BASICS, "double_test", 0),
-    ("right", EXTRA, "triple_test", 1), ("stub", EXTRA, "triple_test", 0), ("wrong", EXTRA, "triple_test", 0),
-    ("right", EXTRA, "row_sums_test", 3), ("stub", EXTRA, "row_sums_test", 0), ("wrong", EXTRA, "row_sums_test", 0),
-    ("right", BASICS, "attention_scores_test", 3), ("stub", BASICS, "attention_scores_test", 0),
-    ("right", CAUSAL, "scaled_dot_product_attention_test", 4)])
+@pytest.mark.parametrize(
+    "student,notebook,grade_id,score",
+    [
+        ("right", BASICS, "double_test", 2),
+        ("stub", BASICS, "double_test", 0),
+        ("wrong", BASICS, "double_test", 0),
+        ("right", EXTRA, "triple_test", 1),
+        ("stub", EXTRA, "triple_test", 0),
+        ("wrong", EXTRA, "triple_test", 0),
+        ("right", EXTRA, "row_sums_test", 3),
+        ("stub", EXTRA, "row_sums_test", 0),
+        ("wrong", EXTRA, "row_sums_test", 0),
+        ("right", BASICS, "attention_scores_test", 3),
+        ("stub", BASICS, "attention_scores_test", 0),
+        ("right", CAUSAL, "scaled_dot_product_attention_test", 4),
+    ],
+)
 def test_every_graded_cell_gets_the_score_it_deserves(kit, student, notebook, grade_id, score):
     assert gradebook_scores(kit)[student, notebook, grade_id] == score
 
@@ -195,6 +231,7 @@ def test_a_failed_plain_test_shows_its_error(kit):
 
 def test_records_cover_every_test_cell(kit):
     from grader.records import read_all
+
     found = {(r.student, r.notebook): {e.grade_id: e.status for e in r.exercises} for r in read_all(Course.at(kit))}
     assert found["right", EXTRA] == {"row_sums_test": "graded", "triple_test": "graded"}
     assert found["wrong", BASICS]["double_test"] == "graded"
@@ -203,11 +240,15 @@ def test_records_cover_every_test_cell(kit):
 def test_the_export_and_the_table_agree_with_the_gradebook(kit):
     """Every graded cell of the extended course has the gradebook's score in the CSV; totals in the table."""
     import csv
+
     done = run(kit, "-m", "grader", "export", "--course", str(kit))
     assert done.returncode == 0, done.stderr
     with open(kit / "reports" / "self_attention_grades.csv", newline="") as table:
-        exported = {(r["student"], r["notebook"], r["grade_id"]): float(r["score"])
-                    for r in csv.DictReader(table) if r["grade_id"] and r["score"]}
+        exported = {
+            (r["student"], r["notebook"], r["grade_id"]): float(r["score"])
+            for r in csv.DictReader(table)
+            if r["grade_id"] and r["score"]
+        }
     assert exported == {key: score for key, score in gradebook_scores(kit).items() if key in exported}
     assert {key for key in gradebook_scores(kit) if key[1] == EXTRA} <= set(exported)
     assert exported["right", EXTRA, "row_sums_test"] == 3 and exported["wrong", EXTRA, "row_sums_test"] == 0

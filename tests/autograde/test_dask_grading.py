@@ -2,6 +2,7 @@
 127.0.0.1) with a real PostgreSQL gradebook (tests/postgres.py) gets exactly the grades, the autograded notebooks and
 the records of a local run, and loses no student when a worker is killed while it grades one.
 """
+
 import json
 import os
 import pathlib
@@ -36,8 +37,12 @@ QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.in
 
 @pytest.fixture(scope="module")
 def cluster():
-    with dask.config.set(QUIET), LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                                              dashboard_address=None) as local:
+    with (
+        dask.config.set(QUIET),
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        ) as local,
+    ):
         yield local
 
 
@@ -51,8 +56,11 @@ def course(tmp_path_factory):
         course = released_with(folder, create_database(server, "dask"))
         enrol(course, "bo", "cy", "di")
         stubs = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
-        for student, nb in {"bo": stubs, "di": submission(course),
-                            "cy": submission(course, {"softmax_scores": WRONG_SOFTMAX})}.items():
+        for student, nb in {
+            "bo": stubs,
+            "di": submission(course),
+            "cy": submission(course, {"softmax_scores": WRONG_SOFTMAX}),
+        }.items():
             submit(course, student, nb)
         submit(course, "di", nbformat.writes(submission(course, notebook=SECOND))[:4000], SECOND)
         done = autograde(course)
@@ -65,8 +73,12 @@ def graded(course):
     a second local run changes too: the time a record took, the ids of the cells a run adds."""
     kit = Course.at(course)
     with kit.gradebook() as book:
-        scores = {(s.student.id, nb.name, grade.name): (grade.auto_score, grade.needs_manual_grade, s.flagged)
-                  for nb in book.find_assignment(ASSIGNMENT).notebooks for s in nb.submissions for grade in s.grades}
+        scores = {
+            (s.student.id, nb.name, grade.name): (grade.auto_score, grade.needs_manual_grade, s.flagged)
+            for nb in book.find_assignment(ASSIGNMENT).notebooks
+            for s in nb.submissions
+            for grade in s.grades
+        }
     files = {}
     for path in sorted(kit.every_student("autograded").rglob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
@@ -162,4 +174,3 @@ def test_a_student_is_graded_by_one_worker_at_a_time(course):
         order.append("di, second")
     thread.join()
     assert order == ["di, first", "bo", "di, first done", "di, second"]
-

@@ -8,6 +8,7 @@ The students are told apart as nbgrader allows on one machine: each has a home o
 folder, ``CourseDirectory.root``, and ``Exchange.cache``) and names themselves with
 ``CourseDirectory.student_id`` (otherwise nbgrader takes the unix user name).
 """
+
 import os
 import subprocess
 import sys
@@ -31,16 +32,36 @@ HANDED_IN = {"alice": (BASICS,), LINKER: (BASICS, STEP, NUMPY)}  # the notebooks
 
 def nbgrader(cwd, *arguments, exchange, home=None):
     env = {**os.environ, "HOME": str(home or cwd), "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, f"--Exchange.root={exchange}",
-                           f"--CourseDirectory.course_id={COURSE_ID}", "--log-level=WARN"],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nbgrader",
+            *arguments,
+            f"--Exchange.root={exchange}",
+            f"--CourseDirectory.course_id={COURSE_ID}",
+            "--log-level=WARN",
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, f"nbgrader {' '.join(arguments)}:\n{done.stderr[-3000:]}"
     return done
 
 
 def as_student(student, home, *arguments, exchange):
-    return nbgrader(home, *arguments, f"--CourseDirectory.root={home}", f"--CourseDirectory.student_id={student}",
-                    f"--Exchange.cache={home / '.nbgrader-cache'}", exchange=exchange, home=home)
+    return nbgrader(
+        home,
+        *arguments,
+        f"--CourseDirectory.root={home}",
+        f"--CourseDirectory.student_id={student}",
+        f"--Exchange.cache={home / '.nbgrader-cache'}",
+        exchange=exchange,
+        home=home,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -99,9 +120,11 @@ def test_collect_follows_no_link_in_the_exchange(collected):
     for kept in ("timestamp.txt", "submission_secret.txt"):  # nbgrader's own files, for --update and feedback
         assert (linker / kept).read_text() == (handed_in / kept).read_text()
     assert not (submitted / "mallory" / ASSIGNMENT).exists()
-    for words in (f"{LINKER}'s {STEP} was not collected: a symbolic link",
-                  f"{LINKER}'s {NUMPY} was not collected: a hard link",
-                  f"mallory's submission {linked} was not collected: a symbolic link"):
+    for words in (
+        f"{LINKER}'s {STEP} was not collected: a symbolic link",
+        f"{LINKER}'s {NUMPY} was not collected: a hard link",
+        f"mallory's submission {linked} was not collected: a symbolic link",
+    ):
         assert words in said, said
 
 
@@ -116,8 +139,10 @@ def graded(collected):
 def basics_scores(course):
     """{student: (score, max score) of notebook 01} from the gradebook."""
     with Course.at(course).gradebook() as gradebook:
-        return {s.student.id: (s.score, s.max_score)
-                for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)}
+        return {
+            s.student.id: (s.score, s.max_score)
+            for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)
+        }
 
 
 def test_collected_submissions_are_graded_right(graded):

@@ -1,6 +1,7 @@
 """FlagForReview leaves the gradebook closed only where it would have changed nothing in it
 (grader/autograde/flags.py): every notebook and exercise status, against what ``mark`` does to a notebook's
 grades; and a notebook that was not handed in always sends it to the gradebook."""
+
 import itertools
 import types
 
@@ -36,8 +37,9 @@ class Book:
 @pytest.mark.parametrize("status", sorted(STATUSES))
 def test_the_gradebook_is_left_closed_only_where_mark_changes_nothing(status):
     for first, second in itertools.product([None, *sorted(STATUSES)], repeat=2):
-        exercises = [ExerciseRecord(name, 1.0, 1.0, each, "") for name, each in (("one", first), ("two", second))
-                     if each]
+        exercises = [
+            ExerciseRecord(name, 1.0, 1.0, each, "") for name, each in (("one", first), ("two", second)) if each
+        ]
         for tampered in ([], [{"cell": "one_test", "change": "changed"}]):
             record = NotebookRecord("ann", ASSIGNMENT, "01.ipynb", status, "", tampered=tampered, exercises=exercises)
             book = Book()
@@ -48,14 +50,17 @@ def test_the_gradebook_is_left_closed_only_where_mark_changes_nothing(status):
 
 
 def test_a_clean_graded_record_leaves_the_gradebook_closed():
-    record = NotebookRecord("ann", ASSIGNMENT, "01.ipynb", "graded", "",
-                            exercises=[ExerciseRecord("one", 1.0, 1.0, "graded", "")])
+    record = NotebookRecord(
+        "ann", ASSIGNMENT, "01.ipynb", "graded", "", exercises=[ExerciseRecord("one", 1.0, 1.0, "graded", "")]
+    )
     assert _nothing_to_mark(record)
     assert not _nothing_to_mark(None)
 
 
 def test_a_notebook_not_handed_in_opens_the_gradebook(tmp_path):
-    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.CourseDirectory.release_directory = "exercises"\n')
+    (tmp_path / "nbgrader_config.py").write_text(
+        'c = get_config()\nc.CourseDirectory.release_directory = "exercises"\n'
+    )
     course = Course.at(tmp_path, ASSIGNMENT)
     course.release.mkdir(parents=True)
     course.submitted("ann").mkdir(parents=True)

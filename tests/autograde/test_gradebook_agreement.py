@@ -1,6 +1,7 @@
 """One source of truth for scores: the grade table, the CSV, the feedback pages and the class report all show
 the scores of nbgrader's gradebook (``nbgrader export``), late penalties and manual grades included, on a
 course extended by an instructor; and nbgrader's release_feedback / fetch_feedback deliver the kit's pages."""
+
 import csv
 import html
 import re
@@ -58,9 +59,12 @@ def test_autograde_prints_what_an_instructor_needs_and_no_library_warnings(cours
 def cells_in_gradebook(course):
     """{(student, notebook, grade_id): score}, read straight from nbgrader's API."""
     with Course.at(course).gradebook() as book:
-        return {(nb.student.id, nb.name, grade.name): grade.score
-                for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks
-                for grade in nb.grades}
+        return {
+            (nb.student.id, nb.name, grade.name): grade.score
+            for submission in book.assignment_submissions(ASSIGNMENT)
+            for nb in submission.notebooks
+            for grade in nb.grades
+        }
 
 
 def test_the_course_has_a_late_student_and_manual_grades(course):
@@ -94,7 +98,9 @@ def test_csv_has_every_graded_cell_with_the_gradebooks_score_and_adds_up_to_nbgr
 def test_table_shows_nbgraders_totals_and_the_new_notebook(course):
     course, totals, _ = course
     table = grade_table(Course.at(course))
-    lines = {line.split()[0]: line for line in table.split("\nNeeds attention:")[0].splitlines()}  # the rows, not the notes
+    lines = {
+        line.split()[0]: line for line in table.split("\nNeeds attention:")[0].splitlines()
+    }  # the rows, not the notes
     for student, row in totals.items():
         assert lines[student].split()[-1] == f"{float(row['score']):g}/{float(row['max_score']):g}", lines[student]
     assert "4/4" in lines["ontime"] and "0/4  L" in lines["late"]
@@ -103,8 +109,10 @@ def test_table_shows_nbgraders_totals_and_the_new_notebook(course):
 def test_report_shows_nbgraders_totals(course):
     course, totals, _ = course
     soup = bs4.BeautifulSoup(report(course, ASSIGNMENT).read_text(), "html.parser")
-    students = {tr.find_all("td")[0].text: [td.text for td in tr.find_all("td")[1:]]
-                for tr in soup.find("table", class_="students").find_all("tr")[1:]}
+    students = {
+        tr.find_all("td")[0].text: [td.text for td in tr.find_all("td")[1:]]
+        for tr in soup.find("table", class_="students").find_all("tr")[1:]
+    }
     assert students == {s: [f"{float(r['score']):g}", f"{float(r['max_score']):g}"] for s, r in totals.items()}
 
 
@@ -118,8 +126,11 @@ def test_feedback_pages_show_the_gradebooks_scores(course, pages):
     course, _, _ = course
     scores = cells_in_gradebook(course)
     with Course.at(course).gradebook() as book:
-        notebooks = {(nb.student.id, nb.name): (nb.score - (nb.late_submission_penalty or 0), nb.max_score)
-                     for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks}
+        notebooks = {
+            (nb.student.id, nb.name): (nb.score - (nb.late_submission_penalty or 0), nb.max_score)
+            for submission in book.assignment_submissions(ASSIGNMENT)
+            for nb in submission.notebooks
+        }
     assert set(pages) == {key for key in notebooks if key[1] in NOTEBOOKS}
     for (student, notebook), path in pages.items():
         text = path.read_text()

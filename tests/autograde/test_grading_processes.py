@@ -1,6 +1,7 @@
 """The grading processes: forked from a grader that runs one thread, new interpreters where it runs more (a fork
 would copy the locks the other threads hold, locked for ever). One that dies (a crash before its first student)
 fails autograde, naming its students: they are never left ungraded behind a successful exit."""
+
 import os
 import signal
 import subprocess

@@ -1,5 +1,6 @@
 """Students are handed to the grading processes one at a time, as each becomes free: a process that stops takes
 only the student it had with it, and the others grade the rest (shared out in advance, its whole share was lost)."""
+
 import os
 import signal
 

@@ -6,6 +6,7 @@ the missing ones flagged, at 0, with nothing to grade by hand; the kit still say
 counts one submission. No feedback page is written for a notebook not handed in. Then Ann hands in notebook 05,
 correct: graded again, it scores full marks and loses the flag in the formgrader still open, and the notebooks she
 still has not handed in keep theirs."""
+
 import json
 import urllib.request
 
@@ -37,8 +38,11 @@ def listed(server, course):
     notebook's submissions."""
     names = [nb["name"] for nb in api(server, f"notebooks/{ASSIGNMENT}")]
     assert len(names) == len(Course.at(course).released_exercises())
-    return {(row["student"], f"{name}.ipynb"): (row["flagged"], row["score"], row["needs_manual_grade"], row["id"])
-            for name in names for row in api(server, f"submitted_notebooks/{ASSIGNMENT}/{name}")}
+    return {
+        (row["student"], f"{name}.ipynb"): (row["flagged"], row["score"], row["needs_manual_grade"], row["id"])
+        for name in names
+        for row in api(server, f"submitted_notebooks/{ASSIGNMENT}/{name}")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -65,13 +69,18 @@ def first(course, server):
     """What formgrader and the kit say after the first grading, and the feedback pages written then."""
     kit = Course.at(course)
     kit.run_nbgrader("generate_feedback", ASSIGNMENT, "--force", HOOK)
-    pages = sorted(p.relative_to(kit.every_student("feedback")).as_posix()
-                   for p in kit.every_student("feedback").rglob("*.html"))
+    pages = sorted(
+        p.relative_to(kit.every_student("feedback")).as_posix() for p in kit.every_student("feedback").rglob("*.html")
+    )
     rows = listed(server, course)
     view = dump_dom(server.link(f"formgrader/submissions/{rows['ann', LATE][3]}/"), budget_ms=15000)
-    return {"rows": rows, "view": " ".join(bs4.BeautifulSoup(view, "html.parser").get_text(" ").split()),
-            "assignment": api(server, f"assignment/{ASSIGNMENT}"), "pages": pages,
-            "bo": api(server, f"student_notebook_submissions/bo/{ASSIGNMENT}")}
+    return {
+        "rows": rows,
+        "view": " ".join(bs4.BeautifulSoup(view, "html.parser").get_text(" ").split()),
+        "assignment": api(server, f"assignment/{ASSIGNMENT}"),
+        "pages": pages,
+        "bo": api(server, f"student_notebook_submissions/bo/{ASSIGNMENT}"),
+    }
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """No pasted or added nbgrader cell stops the class: a copied answer cell, and a graded answer, a locked cell and a
 written answer of the student's own (each stopped nbgrader's autograde for that student) are graded against the
 instructor's cells, reported as what the student changed, in words, and flagged in formgrader."""
+
 import copy
 
 import nbformat
@@ -20,15 +21,22 @@ NB01 = BASICS.removesuffix(".ipynb")
 ANSWER = "softmax_scores"
 DRAFT = "def softmax_scores(scores):\n    return scores  # a draft\n"
 ADDED = {  # student: (their cell, its labels, what the record says)
-    "graded": (new_code_cell("print('a bonus')"), {"solution": True, "grade": True, "points": 10},
-               "graded answer cell"),
+    "graded": (
+        new_code_cell("print('a bonus')"),
+        {"solution": True, "grade": True, "points": 10},
+        "graded answer cell",
+    ),
     "locked": (new_code_cell("notes = 'mine'"), {"locked": True}, "locked cell"),
-    "written": (new_markdown_cell("Scaling keeps the softmax soft."), {"solution": True, "grade": True, "points": 2},
-                "written answer cell"),
+    "written": (
+        new_markdown_cell("Scaling keeps the softmax soft."),
+        {"solution": True, "grade": True, "points": 2},
+        "written answer cell",
+    ),
 }
-CHANGED = {"copied": [{"grade_id": ANSWER, "change": "duplicated", "cell": "answer cell"}],
-           **{student: [{"grade_id": "mine", "change": "added", "cell": kind}]
-              for student, (_, _, kind) in ADDED.items()}}
+CHANGED = {
+    "copied": [{"grade_id": ANSWER, "change": "duplicated", "cell": "answer cell"}],
+    **{student: [{"grade_id": "mine", "change": "added", "cell": kind}] for student, (_, _, kind) in ADDED.items()},
+}
 
 
 def index(nb, grade_id):
@@ -50,8 +58,15 @@ def copied(course):
 def with_own_cell(course, cell, flags):
     nb = submission(course)
     cell = copy.deepcopy(cell)
-    cell.metadata["nbgrader"] = {"grade_id": "mine", "grade": False, "solution": False, "locked": False,
-                                 "task": False, "schema_version": 3, **flags}
+    cell.metadata["nbgrader"] = {
+        "grade_id": "mine",
+        "grade": False,
+        "solution": False,
+        "locked": False,
+        "task": False,
+        "schema_version": 3,
+        **flags,
+    }
     nb.cells.insert(index(nb, f"{ANSWER}_test") + 1, cell)
     return nb
 

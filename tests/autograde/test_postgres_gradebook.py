@@ -8,6 +8,7 @@ temporary folder on a private port for this module and stopped after it. The cou
 test grades a copy (the folder, and the database through PostgreSQL's own ``CREATE DATABASE ... TEMPLATE``); the
 verbs and the regrade read one class graded once by the kit's autograde.
 """
+
 import concurrent.futures
 import csv
 import pathlib
@@ -65,8 +66,9 @@ def released_with(folder, db_url):
 def enrol(course, *students):
     with Course.at(course).gradebook() as gradebook:
         for student in students:
-            gradebook.update_or_create_student(student, first_name=student.title(), last_name="Test",
-                                               lms_user_id=f"9{len(student)}{student[0]}")
+            gradebook.update_or_create_student(
+                student, first_name=student.title(), last_name="Test", lms_user_id=f"9{len(student)}{student[0]}"
+            )
 
 
 def hand_in(course, folder, answers):
@@ -74,8 +76,11 @@ def hand_in(course, folder, answers):
     answers), or the release unchanged (stubs: False)."""
     for student, full in answers.items():
         (folder / student).mkdir(parents=True)
-        nb = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4) if full is False \
+        nb = (
+            nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
+            if full is False
             else submission(course, None if full is True else full)
+        )
         nbformat.write(nb, folder / student / BASICS)
     return collect(folder, course, ASSIGNMENT)
 
@@ -83,14 +88,29 @@ def hand_in(course, folder, answers):
 def scores(course):
     """{student: (score, max score) of notebook 01} from the gradebook."""
     with Course.at(course).gradebook() as gradebook:
-        return {s.student.id: (s.score, s.max_score)
-                for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)}
+        return {
+            s.student.id: (s.score, s.max_score)
+            for s in gradebook.notebook_submissions(BASICS.removesuffix(".ipynb"), ASSIGNMENT)
+        }
 
 
 def nbgrader_autograde(course, student):
-    return subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, f"--student={student}",
-                           "--force", "--log-level=ERROR"], cwd=course, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nbgrader",
+            "autograde",
+            ASSIGNMENT,
+            f"--student={student}",
+            "--force",
+            "--log-level=ERROR",
+        ],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +141,11 @@ def test_every_verb_works_on_a_postgresql_gradebook(graded_on_postgresql):
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_two_graders_at_once_lose_nothing(backend, server, released_on_postgresql, released_course, tmp_path):
-    course = copied(released_on_postgresql, tmp_path / "course", server, "graders") if backend == "postgresql" \
+    course = (
+        copied(released_on_postgresql, tmp_path / "course", server, "graders")
+        if backend == "postgresql"
         else make_course(released_course, tmp_path / "course")
+    )
     enrol(course, "carol", "dave")
     hand_in(course, tmp_path / "handins", {"carol": True, "dave": False})
     with concurrent.futures.ThreadPoolExecutor(2) as graders:
@@ -134,8 +157,12 @@ def test_two_graders_at_once_lose_nothing(backend, server, released_on_postgresq
 
 
 def regrade(course, *options):
-    done = subprocess.run([sys.executable, "-m", "grader", "regrade", "--course", str(course), "--workers", "1",
-                           *options], capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "regrade", "--course", str(course), "--workers", "1", *options],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -151,8 +178,15 @@ def test_a_regrade_applies_to_a_postgresql_gradebook_and_is_undone(graded_on_pos
     with open(diff.with_suffix(".csv"), newline="") as sheet:
         rows = [(r["student"], r["exercise"], r["before"], r["after"], r["why"]) for r in csv.DictReader(sheet)]
     points = worth(BASICS, "softmax_scores")
-    assert rows == [("erin", "softmax_scores", "0", f"{points:g}",
-                     "the submission changed (the file handed in differs from the one graded)")]
+    assert rows == [
+        (
+            "erin",
+            "softmax_scores",
+            "0",
+            f"{points:g}",
+            "the submission changed (the file handed in differs from the one graded)",
+        )
+    ]
     assert not (course / "gradebook.db").exists() and cell_score(course) == points
     grader(["regrade", "--course", str(course), "--undo"])  # in this process: the grader the commands above ran
     assert "erin" in capsys.readouterr().out

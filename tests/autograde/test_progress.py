@@ -1,6 +1,7 @@
 """The progress bar tells the truth with several grading processes: it moves as each student is done, whichever
 process graded them (their outputs are read as they come, not one process after another), and says how long is
 left."""
+
 import os
 import subprocess
 import sys
@@ -14,8 +15,10 @@ SAYS = "import sys, time\nfor word, pause in {plan}:\n    time.sleep(pause)\n   
 def test_lines_come_in_the_order_the_processes_say_them():
     """The first process says its second line last: read in turn, its two lines would come before the other's."""
     plans = [[("first-a", 0), ("first-b", 1.5)], [("second-a", 0.5)]]
-    children = [subprocess.Popen([sys.executable, "-c", SAYS.format(plan=plan)], stdout=subprocess.PIPE, text=True)
-                for plan in plans]
+    children = [
+        subprocess.Popen([sys.executable, "-c", SAYS.format(plan=plan)], stdout=subprocess.PIPE, text=True)
+        for plan in plans
+    ]
     said = [(index, line.strip()) for index, line in lines_as_they_come([c.stdout for c in children])]
     assert said == [(0, "first-a"), (1, "second-a"), (0, "first-b")]
     assert all(child.wait() == 0 for child in children)

@@ -5,6 +5,7 @@ flags it ``disputed`` (for a person, with both outcomes). No cell may differ sil
 The courses use what courses in the wild do and the kit's own never meet: helper modules and data files beside
 the notebook, test cells that ``del`` a helper, set a global the student's function reads, seed a generator, or
 hand lambdas, functions and callable objects to the student's code."""
+
 import json
 import pathlib
 import sys
@@ -36,13 +37,29 @@ def stock(released, tmp_path_factory):
     """{course name: course folder} graded by stock ``nbgrader autograde`` with nbgrader's defaults (its kernels
     on Unix sockets, tests/ports.py)."""
     top = tmp_path_factory.mktemp("stock")
-    folders = {c.name: real_courses.graded_copy(c, released[c.name], top / c.name, real_courses.stock_config(c))
-               for c in COURSES}
+    folders = {
+        c.name: real_courses.graded_copy(c, released[c.name], top / c.name, real_courses.stock_config(c))
+        for c in COURSES
+    }
     with tempfile.TemporaryDirectory(prefix="kit-real-") as sockets:
-        done = real_courses.run_together([
-            ([sys.executable, "-m", "nbgrader", "autograde", c.assignment, "--log-level=ERROR",
-              "--KernelManager.transport=ipc", f"--KernelManager.ip={sockets}/{c.name}"], folders[c.name])
-            for c in COURSES])
+        done = real_courses.run_together(
+            [
+                (
+                    [
+                        sys.executable,
+                        "-m",
+                        "nbgrader",
+                        "autograde",
+                        c.assignment,
+                        "--log-level=ERROR",
+                        "--KernelManager.transport=ipc",
+                        f"--KernelManager.ip={sockets}/{c.name}",
+                    ],
+                    folders[c.name],
+                )
+                for c in COURSES
+            ]
+        )
     for process in done:
         assert process.returncode == 0, f"{' '.join(process.args)} failed:\n{process.stderr[-3000:]}"
     return folders
@@ -53,14 +70,34 @@ def kit(released, tmp_path_factory):
     """{course name: (course folder, finished process)} brought to the kit by ``adopt`` (as an instructor would,
     from the same stock configuration) and graded by ``python -m grader autograde``."""
     from grader.adopt import adopt
+
     top = tmp_path_factory.mktemp("kit")
-    folders = {c.name: real_courses.graded_copy(c, released[c.name], top / c.name, real_courses.stock_config(c))
-               for c in COURSES}
+    folders = {
+        c.name: real_courses.graded_copy(c, released[c.name], top / c.name, real_courses.stock_config(c))
+        for c in COURSES
+    }
     for course in COURSES:
         adopt(folders[course.name], course.assignment)
-    done = real_courses.run_together([
-        ([sys.executable, "-m", "grader", "autograde", "--course", str(folders[c.name]), "--assignment",
-          c.assignment, "--workers", "1"], folders[c.name]) for c in COURSES])
+    done = real_courses.run_together(
+        [
+            (
+                [
+                    sys.executable,
+                    "-m",
+                    "grader",
+                    "autograde",
+                    "--course",
+                    str(folders[c.name]),
+                    "--assignment",
+                    c.assignment,
+                    "--workers",
+                    "1",
+                ],
+                folders[c.name],
+            )
+            for c in COURSES
+        ]
+    )
     return {c.name: (folders[c.name], process) for c, process in zip(COURSES, done)}
 
 
@@ -115,8 +152,17 @@ def disagreements(stock, kit):
             for cell in course.test_cells():
                 key = (student, cell)
                 if got.get(key) != expected.get(key) and status.get(key) != DISPUTED:
-                    rows.append((course.name, student, cell, expected.get(key), got.get(key), status.get(key),
-                                 shown_error(course, folder, student, cell)))
+                    rows.append(
+                        (
+                            course.name,
+                            student,
+                            cell,
+                            expected.get(key),
+                            got.get(key),
+                            status.get(key),
+                            shown_error(course, folder, student, cell),
+                        )
+                    )
     return rows
 
 
@@ -133,11 +179,14 @@ def test_stock_nbgrader_grades_every_test_cell_and_tells_solutions_from_release(
     for course in COURSES:
         got = scores(course, stock[course.name])
         cells = course.test_cells()
-        assert {key for key in got if key[0] in real_courses.MADE} == \
-            {(student, cell) for student in real_courses.MADE for cell in cells}, course.name
+        assert {key for key in got if key[0] in real_courses.MADE} == {
+            (student, cell) for student in real_courses.MADE for cell in cells
+        }, course.name
         with venv_on_path(), Gradebook(f"sqlite:///{stock[course.name] / 'gradebook.db'}") as book:
-            most = {cell: book.find_grade_cell(cell, pathlib.PurePath(course.notebook).stem,
-                                               course.assignment).max_score for cell in cells}
+            most = {
+                cell: book.find_grade_cell(cell, pathlib.PurePath(course.notebook).stem, course.assignment).max_score
+                for cell in cells
+            }
         assert {cell: got["solutions", cell] for cell in cells} == most, course.name
         assert all(got["release", cell] == 0 for cell in cells), course.name
         assert any(got["buggy", cell] < most[cell] for cell in cells), f"{course.name}: the bug changes no score"
@@ -146,9 +195,16 @@ def test_stock_nbgrader_grades_every_test_cell_and_tells_solutions_from_release(
 def test_kit_scores_every_test_cell_as_stock_nbgrader_or_disputes_it(stock, kit):
     """Zero cells silently different; and on this corpus, where every student is honest, none disputed either."""
     rows = disagreements(stock, kit)
-    notes = "\n".join(f"{name}: python -m grader autograde exited {process.returncode}\n{process.stderr[-2000:]}"
-                      for name, (_, process) in kit.items() if process.returncode != 0)
+    notes = "\n".join(
+        f"{name}: python -m grader autograde exited {process.returncode}\n{process.stderr[-2000:]}"
+        for name, (_, process) in kit.items()
+        if process.returncode != 0
+    )
     assert not rows, f"{len(rows)} test cells scored differently, not disputed:\n{table(rows)}\n{notes}"
-    disputed = [(name, key) for name, (folder, _) in kit.items() for key, status in
-                statuses(real_courses.ALL[name], folder).items() if status == DISPUTED]
+    disputed = [
+        (name, key)
+        for name, (folder, _) in kit.items()
+        for key, status in statuses(real_courses.ALL[name], folder).items()
+        if status == DISPUTED
+    ]
     assert not disputed, disputed

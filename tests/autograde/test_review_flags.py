@@ -1,14 +1,15 @@
 """What needs a person reaches nbgrader's gradebook (formgrader's "Needs manual grade?" and "Flagged?") and
 the grade table's notes: timed out, crashed, a changed test cell, a file that is not a notebook, a notebook
 not handed in. A correct student is left alone. A file that is not a notebook gets a feedback page."""
+
 import bs4
 import pytest
 
 from grader.api import feedback
 from grader.autograde.table import grade_table
+from grader.course import Course
 from grader.feedback.invalid import invalid_notice
 from grader.records import NotebookRecord
-from grader.course import Course
 
 from ..browser import dump_dom, screenshot
 from ..course_builder import ASSIGNMENT, BASICS, make_course
@@ -44,8 +45,11 @@ def pages(graded):
 def submitted(course):
     """{(student, notebook): (flagged, {grade_id: (score, needs manual grade)})}, from nbgrader's API."""
     with Course.at(course).gradebook() as book:
-        return {(nb.student.id, nb.name): (nb.flagged, {g.name: (g.score, g.needs_manual_grade) for g in nb.grades})
-                for submission in book.assignment_submissions(ASSIGNMENT) for nb in submission.notebooks}
+        return {
+            (nb.student.id, nb.name): (nb.flagged, {g.name: (g.score, g.needs_manual_grade) for g in nb.grades})
+            for submission in book.assignment_submissions(ASSIGNMENT)
+            for nb in submission.notebooks
+        }
 
 
 def test_timed_out_and_crashed_cells_need_a_manual_grade_and_score_zero_meanwhile(graded):
@@ -150,33 +154,52 @@ def nb01_submissions(formgrader):
 
 def rows_in_formgrader(soup):
     """{student: (needs manual grade, flagged)} as formgrader's list of a notebook's submissions shows them."""
-    return {tr.select_one("a.name-shown").text: (tr.select_one("td.needs-manual-grade").find("span") is not None,
-                                                 tr.select_one("td.flagged").find("span") is not None)
-            for tr in soup.select("table tbody tr") if tr.select_one("a.name-shown")}
+    return {
+        tr.select_one("a.name-shown").text: (
+            tr.select_one("td.needs-manual-grade").find("span") is not None,
+            tr.select_one("td.flagged").find("span") is not None,
+        )
+        for tr in soup.select("table tbody tr")
+        if tr.select_one("a.name-shown")
+    }
 
 
 def link_to(soup, student):
     """The link to ``student``'s notebook in formgrader's list of a notebook's submissions."""
-    return next(tr.select_one("a.name-shown")["href"] for tr in soup.select("table tbody tr")
-                if tr.select_one("a.name-shown") and tr.select_one("a.name-shown").text == student)
+    return next(
+        tr.select_one("a.name-shown")["href"]
+        for tr in soup.select("table tbody tr")
+        if tr.select_one("a.name-shown") and tr.select_one("a.name-shown").text == student
+    )
 
 
-def test_formgrader_flags_the_timed_out_crashed_changed_and_unreadable_submissions(formgrader, nb01_submissions,
-                                                                                    tmp_path):
+def test_formgrader_flags_the_timed_out_crashed_changed_and_unreadable_submissions(
+    formgrader, nb01_submissions, tmp_path
+):
     rows = rows_in_formgrader(nb01_submissions)
-    assert rows == {"good": (False, False), "slow": (True, True), "crash": (True, True), "tamper": (False, True),
-                    "garbled": (True, True), "torn": (False, True)}  # torn handed in no 01: listed, flagged
+    assert rows == {
+        "good": (False, False),
+        "slow": (True, True),
+        "crash": (True, True),
+        "tamper": (False, True),
+        "garbled": (True, True),
+        "torn": (False, True),
+    }  # torn handed in no 01: listed, flagged
     assert rows_in_formgrader(submissions_page(formgrader, NB02)) == {
-        "garbled": (False, False), "torn": (True, True),
-        **{student: (False, True) for student in ("good", "slow", "crash", "tamper")}}  # 02 not handed in
-    shot = screenshot(formgrader.link(f"formgrader/gradebook/{ASSIGNMENT}/{NB01}"), tmp_path / "formgrader.png",
-                      budget_ms=20000)
+        "garbled": (False, False),
+        "torn": (True, True),
+        **{student: (False, True) for student in ("good", "slow", "crash", "tamper")},
+    }  # 02 not handed in
+    shot = screenshot(
+        formgrader.link(f"formgrader/gradebook/{ASSIGNMENT}/{NB01}"), tmp_path / "formgrader.png", budget_ms=20000
+    )
     assert shot.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_formgrader_opens_an_unreadable_notebook_with_what_happened(formgrader, nb01_submissions):
-    text = " ".join(bs4.BeautifulSoup(page(formgrader, link_to(nb01_submissions, "garbled")), "html.parser")
-                    .get_text(" ").split())
+    text = " ".join(
+        bs4.BeautifulSoup(page(formgrader, link_to(nb01_submissions, "garbled")), "html.parser").get_text(" ").split()
+    )
     assert "This notebook's file could not be read" in text and "it is not complete JSON" in text
 
 
@@ -184,8 +207,9 @@ def test_formgrader_opens_a_changed_notebook_with_which_cell_changed_and_how(for
     """The flag says something needs a look; the view says what: each changed cell, named, and how it changed.
     The student's feedback page has its own words and not the grader's note."""
     _, name, _ = graded
-    text = " ".join(bs4.BeautifulSoup(page(formgrader, link_to(nb01_submissions, "tamper")), "html.parser")
-                    .get_text(" ").split())
+    text = " ".join(
+        bs4.BeautifulSoup(page(formgrader, link_to(nb01_submissions, "tamper")), "html.parser").get_text(" ").split()
+    )
     assert "For the grader: the student changed nbgrader cells of this notebook." in text
     assert f"the test cell {name}_test was edited" in text
 

@@ -1,5 +1,6 @@
 """Stock ``nbgrader autograde`` on the kit's course: a filled copy gets full marks, the release gets zero,
 and an untouched submission logs no warning."""
+
 import subprocess
 import sys
 
@@ -19,8 +20,13 @@ def course(released_course, tmp_path_factory):
         submit(course, "filled", submission(course, notebook=notebook), notebook)
         release = (course / "exercises" / ASSIGNMENT / notebook).read_text()
         submit(course, "untouched", release, notebook)
-    done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--log-level=WARN"],
-                          cwd=course, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--log-level=WARN"],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return course, done.stderr
 
@@ -36,9 +42,14 @@ def test_filled_copy_gets_full_marks_and_release_gets_zero(course):
 
 def test_gradebook_agrees_with_the_records(course):
     from nbgrader.api import Gradebook
+
     with Gradebook(f"sqlite:///{course[0] / 'gradebook.db'}") as gradebook:
-        scores = {(s.student.id, nb.name + ".ipynb"): nb.score
-                  for s in gradebook.assignment_submissions(ASSIGNMENT) for nb in s.notebooks if nb.name + ".ipynb" in NOTEBOOKS}
+        scores = {
+            (s.student.id, nb.name + ".ipynb"): nb.score
+            for s in gradebook.assignment_submissions(ASSIGNMENT)
+            for nb in s.notebooks
+            if nb.name + ".ipynb" in NOTEBOOKS
+        }
     assert scores == {(r.student, r.notebook): r.score for r in records_all(course[0])}
 
 
@@ -51,4 +62,5 @@ def test_untouched_submissions_log_no_warning(course):
 def records_all(course):
     from grader.course import Course
     from grader.records import read_all
+
     return read_all(Course.at(course))

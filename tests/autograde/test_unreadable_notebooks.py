@@ -1,6 +1,7 @@
 """Notebooks nbgrader cannot read are set aside before grading, each with its reason in words
 (grader/autograde/run.py: set_aside_invalid): cut-off JSON, JSON that is not a notebook, and a notebook the format's
 schema refuses. A notebook that reads is left where it is."""
+
 import json
 
 import pytest
@@ -15,11 +16,15 @@ SCHEMA_REFUSES = new_notebook(cells=[new_code_cell("x = 1")])
 SCHEMA_REFUSES.cells[0].execution_count = "one"  # an int or null in the format
 
 
-@pytest.mark.parametrize("text, reason", [
-    ('{"cells": [', NOT_JSON),
-    ('{"cells": "none", "metadata": 3}', NOT_A_NOTEBOOK),
-    (json.dumps(SCHEMA_REFUSES), NOT_A_NOTEBOOK),
-], ids=["cut off", "not a notebook", "refused by the schema"])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ('{"cells": [', NOT_JSON),
+        ('{"cells": "none", "metadata": 3}', NOT_A_NOTEBOOK),
+        (json.dumps(SCHEMA_REFUSES), NOT_A_NOTEBOOK),
+    ],
+    ids=["cut off", "not a notebook", "refused by the schema"],
+)
 def test_an_unreadable_notebook_is_set_aside_with_its_reason(course_copy, text, reason):
     course = Course.at(course_copy)
     path = course.submitted("ann") / BASICS

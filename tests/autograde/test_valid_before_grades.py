@@ -1,6 +1,7 @@
 """nbconvert validates an autograded notebook once, after all of a pass's steps (nbgrader_config.py): the kit's
 ValidNotebook validates it before SaveAutoGrades too, so that a notebook an earlier step made invalid gets no
 grade in the gradebook, as when nbconvert validated after every step."""
+
 import nbformat
 import pytest
 

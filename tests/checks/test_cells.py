@@ -1,7 +1,11 @@
 """A cell's top-level ``def`` or ``class``: one pattern, for the grader, the demo and the tests."""
-from grader.checks.cells import definition, defines
 
-SOURCE = "import torch\n\n\nclass Head(nn.Module):\n    def forward(self, x):\n        return x\n\n\ndef softmax(x):\n    pass\n"
+from grader.checks.cells import defines, definition
+
+SOURCE = (
+    "import torch\n\n\nclass Head(nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
+    "def softmax(x):\n    pass\n"
+)
 
 
 def test_a_cell_defines_a_name_with_def_or_class_at_its_top_level():

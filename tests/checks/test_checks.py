@@ -1,17 +1,18 @@
 """Every reference passes everything; every stub and every known mistake is graded as it should be."""
+
 import pytest
 
+from grader.checks.cells import is_test_cell
+from grader.checks.in_process import run_code_cells
+from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.checks.notebook import exercise_cells, read, sources_before
+from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
 from grader.checks.running import grade_locally
 from grader.checks.scoring import total_score
-from grader.checks.misconceptions import MISCONCEPTIONS
-from grader.checks.cells import is_test_cell
-from grader.checks.registry import exercise_names, notebook_of, notebooks, visible_parts
 from grader.demo.mistakes import WRONG_ANSWERS
+from grader.hidden import hidden_parts
 from grader.hidden.wrong_answers import by_misconception
 from grader.reference import of as solutions_of
-from grader.hidden import hidden_parts
-from grader.checks.in_process import run_code_cells
-from grader.checks.notebook import exercise_cells, read, sources_before
 
 from ..conftest import EXERCISES, SOLUTIONS
 
@@ -75,8 +76,9 @@ def test_every_exercise_has_visible_checks_and_a_gate_among_any_hidden_ones(name
     """Hidden checks are optional; an exercise that has some has a randomised gate part among them."""
     assert visible_parts(name) and not any(p.hidden for p in visible_parts(name))
     assert all(p.hidden for p in hidden_parts(name))
-    assert not hidden_parts(name) or any(p.gate for p in hidden_parts(name)), \
+    assert not hidden_parts(name) or any(p.gate for p in hidden_parts(name)), (
         "a randomised gate part stops hard-coded answers"
+    )
 
 
 @pytest.mark.parametrize("name", exercise_names())
@@ -127,15 +129,21 @@ def test_hidden_checks_vary_the_data_never_the_specification(name):
 
 
 def _visible_failures(mistake):
-    return [r.failure for r in grade_locally(visible_parts(mistake.exercise), mistake.wrong.answer(), [mistake.source])
-            if r.failure]
+    return [
+        r.failure
+        for r in grade_locally(visible_parts(mistake.exercise), mistake.wrong.answer(), [mistake.source])
+        if r.failure
+    ]
 
 
-@pytest.mark.parametrize("name,answer,fix", [
-    ("sum_weighted_values", "sum_dim1", "dim=-2"),
-    ("self_attention", "attention_dot_t", "transpose only the last two dimensions"),
-    ("weighted_values", "weighted_seed004", "`...`"),
-])
+@pytest.mark.parametrize(
+    "name,answer,fix",
+    [
+        ("sum_weighted_values", "sum_dim1", "dim=-2"),
+        ("self_attention", "attention_dot_t", "transpose only the last two dimensions"),
+        ("weighted_values", "weighted_seed004", "`...`"),
+    ],
+)
 def test_answer_right_on_one_sequence_fails_a_visible_batch_check_that_says_so(name, answer, fix):
     """Answers that passed every visible check and lost points only when hidden checks tried a batch."""
     failures = _visible_failures(wrong_answer(name, answer))
@@ -144,10 +152,13 @@ def test_answer_right_on_one_sequence_fails_a_visible_batch_check_that_says_so(n
     assert fix in failures[0].what
 
 
-@pytest.mark.parametrize("name,answer", [
-    ("attention_weights", "weights_unstable"),
-    ("attention", "attention_unstable"),
-])
+@pytest.mark.parametrize(
+    "name,answer",
+    [
+        ("attention_weights", "weights_unstable"),
+        ("attention", "attention_unstable"),
+    ],
+)
 def test_unstable_softmax_fails_a_visible_check_with_its_diagnosis(name, answer):
     failures = _visible_failures(wrong_answer(name, answer))
     assert [f.misconception for f in failures] == ["softmax_unstable"]
@@ -170,6 +181,7 @@ def test_every_misconception_has_catalogue_words():
 def test_softmax_without_dim_is_described_as_pytorch_behaves():
     """torch.softmax(scores) raises TypeError; only torch.nn.functional.softmax guesses a dimension."""
     import torch
+
     with pytest.raises(TypeError):
         torch.softmax(torch.zeros(2, 3))
     text = MISCONCEPTIONS["softmax_implicit_dim"].explanation
@@ -258,8 +270,10 @@ def test_modules_that_keep_a_mask_buffer_get_full_marks(name, source):
 
 
 def test_a_module_with_an_extra_parameter_still_fails():
-    source = NANOGPT_HEAD.replace("self.dropout = nn.Dropout(dropout)",
-                                  "self.dropout = nn.Dropout(dropout)\n        self.gain = nn.Parameter(torch.ones(1))")
+    source = NANOGPT_HEAD.replace(
+        "self.dropout = nn.Dropout(dropout)",
+        "self.dropout = nn.Dropout(dropout)\n        self.gain = nn.Parameter(torch.ones(1))",
+    )
     namespace = {}
     exec(source, namespace)
     results, score, total = grade_all("Head", namespace["Head"], [source])

@@ -1,5 +1,6 @@
 """An error of the grader's own (a probe, a judge, a library that changed) is the grader's problem: said so, never
 scored as the student's mistake, and shown to the instructor in the records and the export's status column."""
+
 import csv
 import html
 
@@ -7,10 +8,10 @@ import nbformat
 import pytest
 
 from grader.checks.cases import Case, CouldNotCheck, Mismatch, Part, PartResult
-from grader.checks.running import grade_locally
-from grader.checks.scoring import gate_note
 from grader.checks.grade import CheckFailed, Grade, grader_problem
 from grader.checks.registry import visible_parts
+from grader.checks.running import grade_locally
+from grader.checks.scoring import gate_note
 from grader.checks.wording import WIDTH
 from grader.hidden import hidden_parts
 
@@ -26,11 +27,13 @@ OLD_MATPLOTLIB = "import matplotlib.gridspec\ndel matplotlib.gridspec.SubplotSpe
 
 def heatmaps():
     from grader.reference import of
+
     return of(STEPS).show_heatmaps
 
 
 def old_matplotlib(monkeypatch):
     import matplotlib.gridspec
+
     monkeypatch.delattr(matplotlib.gridspec.SubplotSpec, "get_geometry")
 
 
@@ -56,6 +59,7 @@ def test_the_test_cell_says_the_grader_could_not_check_it(monkeypatch, capsys):
 def test_an_error_inside_the_students_code_is_still_the_students():
     def broken(scores):
         return scores.no_such_method()
+
     results = grade_locally(visible_parts("attention_weights"), broken)
     assert "your code raised AttributeError" in results[0].failure.what
     assert not isinstance(results[0].failure, CouldNotCheck)
@@ -63,12 +67,19 @@ def test_an_error_inside_the_students_code_is_still_the_students():
 
 def test_a_probe_whose_answer_cannot_be_sent_is_the_graders_problem_in_the_sandbox():
     import types
+
     from grader.checks import plain
     from grader.sandbox import runner
+
     shell = types.SimpleNamespace(user_ns={"attention_weights": lambda scores: scores})
-    answer = runner.answer(shell, {"exercise": "attention_weights", "probe": "call",
-                                   "params": plain.to_plain({"args": (1,), "kwargs": {}})}, 1000, clean=None, handles=None,
-                           probe=lambda obj, probe, params: {"type": "Tensor", "values": object()})
+    answer = runner.answer(
+        shell,
+        {"exercise": "attention_weights", "probe": "call", "params": plain.to_plain({"args": (1,), "kwargs": {}})},
+        1000,
+        clean=None,
+        handles=None,
+        probe=lambda obj, probe, params: {"type": "Tensor", "values": object()},
+    )
     outcome = plain.from_plain(answer["outcome"])
     assert outcome["type"] == "grader_error" and outcome["error"] == "TypeError"
 
@@ -82,6 +93,7 @@ def test_a_gate_the_grader_could_not_check_takes_no_points_away_in_words():
 def test_a_judge_that_fails_is_the_graders_problem():
     def judge(outcome):
         return outcome["no such key"]
+
     part = Part("a judge with a bug", 1, lambda: [Case("one case", judge, {"args": (1,), "kwargs": {}})])
     results = grade_locally([part], lambda x: x)
     assert isinstance(results[0].failure, CouldNotCheck) and "KeyError" in results[0].failure.what
@@ -116,6 +128,7 @@ def test_the_record_and_the_export_show_the_graders_problem(graded_with_old_matp
     assert record.needs_attention
     assert all(exercise(record, name).status == "graded" for name in ("attention_weights", "self_attention"))
     from grader.api import export
+
     path = export(course, ASSIGNMENT)
     with open(path, newline="") as handle:
         row = next(r for r in csv.DictReader(handle) if r["exercise"] == "show_heatmaps")
@@ -126,6 +139,7 @@ def test_the_record_and_the_export_show_the_graders_problem(graded_with_old_matp
 def test_the_graders_problem_waits_for_a_manual_grade_in_formgrader_and_the_grade_table(graded_with_old_matplotlib):
     from grader.autograde.table import grade_table
     from grader.course import Course
+
     course = Course.at(graded_with_old_matplotlib)
     with course.gradebook() as book:
         notebook = book.find_submission_notebook(STEPS.removesuffix(".ipynb"), ASSIGNMENT, "ada")
@@ -136,14 +150,17 @@ def test_the_graders_problem_waits_for_a_manual_grade_in_formgrader_and_the_grad
 
 def kit_cells(course):
     nb = nbformat.read(course / "autograded" / "ada" / ASSIGNMENT / STEPS, as_version=4)
-    return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
-            and c.metadata["nbgrader"]["grade_id"].endswith("_test")}
+    return {
+        c.metadata["nbgrader"]["grade_id"]: c
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and c.metadata["nbgrader"]["grade_id"].endswith("_test")
+    }
 
 
 @pytest.mark.slow
 def test_formgraders_view_says_each_likely_mistake_once_in_lines_that_fit(graded_with_old_matplotlib):
     cells = kit_cells(graded_with_old_matplotlib)
-    for grade_id, cell in cells.items():
+    for cell in cells.values():
         text = "".join(o.text for o in cell.outputs if o.output_type == "stream")
         assert text.count("Likely mistake") <= 1 and all(len(line) <= WIDTH for line in text.splitlines())
         assert all("grader/" not in "".join(o.traceback) for o in cell.outputs if o.output_type == "error")
@@ -154,6 +171,7 @@ def test_formgraders_view_says_each_likely_mistake_once_in_lines_that_fit(graded
 @pytest.mark.slow
 def test_the_feedback_names_the_called_function_that_makes_the_mistake(graded_with_old_matplotlib):
     from grader.api import feedback
+
     course = graded_with_old_matplotlib
     feedback(course, ASSIGNMENT)
     page = (course / "feedback" / "ada" / ASSIGNMENT / STEPS.replace(".ipynb", ".html")).read_text()

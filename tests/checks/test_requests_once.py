@@ -1,5 +1,6 @@
 """Each distinct request is sent once (grader/checks/running.py, Plan.asked): cases that make the same call share
 its outcome, each judged on a copy of its own, and every case still gets the outcome of its own request."""
+
 import json
 
 import pytest
@@ -23,8 +24,9 @@ def test_every_case_gets_its_own_requests_outcome_and_none_is_sent_twice(name):
     asked = [case for _, cases in planned for case in cases if case.probe != "source"]
     outcomes = [{"answer to": key(r)} for r in requests]
     merged = with_source_outcomes(planned, outcomes, sources=[])
-    got = [outcome for outcome, case in zip(merged, (c for _, cases in planned for c in cases))
-           if case.probe != "source"]
+    got = [
+        outcome for outcome, case in zip(merged, (c for _, cases in planned for c in cases)) if case.probe != "source"
+    ]
     assert [o["answer to"] for o in got] == [key(case.request()) for case in asked]
 
 

@@ -1,5 +1,6 @@
 """The parts' points are weights: every path from part results to a score lands on the test cell's scale
 (grader.checks.scoring.scaled). The exercise here weighs its two parts 2 points each, its cell 3 points."""
+
 import sys
 
 import nbformat
@@ -8,12 +9,12 @@ import torch
 from nbgrader.utils import determine_grade
 
 import grader.exercises
+from grader import reference
 from grader.autograde.outputs import exercise_record, kit_cell
 from grader.checks import check, declared, notebook, registry
+from grader.checks.registry import hidden_parts
 from grader.checks.running import grade_locally
 from grader.demo import expected
-from grader import reference
-from grader.checks.registry import hidden_parts
 from grader.hidden import check_hidden, edits
 
 from .. import new_exercise
@@ -50,8 +51,8 @@ def attend(tmp_path, monkeypatch):
     (tmp_path / f"{new_exercise.MODULE}.py").write_text(new_exercise.CHECKS)
     solutions = tmp_path / "solutions" / ASSIGNMENT
     solutions.mkdir(parents=True)
-    for notebook in (SOLUTIONS).glob("*.ipynb"):
-        (solutions / notebook.name).symlink_to(notebook)
+    for path in SOLUTIONS.glob("*.ipynb"):
+        (solutions / path.name).symlink_to(path)
     nbformat.write(new_exercise.notebook(), solutions / new_exercise.NOTEBOOK)
     monkeypatch.setattr(registry, "SOLUTIONS", solutions.parent)
     path = grader.exercises.__path__
@@ -73,8 +74,9 @@ def test_the_registry_finds_the_module(attend):
 def scored_by_nbgrader(value):
     """What nbgrader makes of a test cell that returned ``value``: (score, maximum)."""
     outputs = [] if value is None else [nbformat.v4.new_output("execute_result", data={"text/plain": repr(value)})]
-    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "solution": False, "points": POINTS,
-                                                               "grade_id": f"{NAME}_test"}})
+    cell = nbformat.v4.new_code_cell(
+        "", metadata={"nbgrader": {"grade": True, "solution": False, "points": POINTS, "grade_id": f"{NAME}_test"}}
+    )
     cell.outputs = outputs
     return determine_grade(cell)
 
@@ -95,15 +97,18 @@ def test_the_students_copy_says_the_cells_points(attend, answers, capsys):
     value = check(NAME, answers["wrong"]).result()
     assert scored_by_nbgrader(value) == (SCORES["wrong"], POINTS)
     said = " ".join(capsys.readouterr().err.split())  # a check failed: the report goes where Validate shows it
-    assert f"{NAME}: visible checks 1/2 passed; this exercise is worth {POINTS} points; the other checks, run at " \
-           "grading, try new inputs" in said
+    assert (
+        f"{NAME}: visible checks 1/2 passed; this exercise is worth {POINTS} points; the other checks, run at "
+        "grading, try new inputs" in said
+    )
 
 
 @pytest.mark.parametrize("student", ["stub", "wrong", "no_softmax", "right"])
 def test_the_autograded_cell_and_its_record_are_on_the_cells_scale(attend, answers, student):
     results = grade_locally(registry.visible_parts(NAME) + hidden_parts(NAME), answers[student])
-    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "solution": False, "points": POINTS,
-                                                               "grade_id": f"{NAME}_test"}})
+    cell = nbformat.v4.new_code_cell(
+        "", metadata={"nbgrader": {"grade": True, "solution": False, "points": POINTS, "grade_id": f"{NAME}_test"}}
+    )
     kit_cell(cell, NAME, "graded", None, results)
     assert determine_grade(cell) == (SCORES[student], POINTS)
     assert f"{NAME}: {SCORES[student]:g} / {POINTS} points" in cell.outputs[0].text
@@ -122,9 +127,13 @@ def test_the_modules_own_misconception_is_diagnosed_by_its_visible_and_hidden_pa
     random inputs (by running it there), and the visible parts name the same mistake."""
     from grader.checks.grade import format_results
     from grader.checks.misconceptions import MISCONCEPTIONS
+
     results = grade_locally(registry.visible_parts(NAME) + hidden_parts(NAME), answers["no_softmax"])
-    assert [(r.part.hidden, r.failure.misconception) for r in results] == \
-        [(False, new_exercise.MISCONCEPTION), (False, new_exercise.MISCONCEPTION), (True, new_exercise.MISCONCEPTION),
-         (True, new_exercise.MISCONCEPTION)]
+    assert [(r.part.hidden, r.failure.misconception) for r in results] == [
+        (False, new_exercise.MISCONCEPTION),
+        (False, new_exercise.MISCONCEPTION),
+        (True, new_exercise.MISCONCEPTION),
+        (True, new_exercise.MISCONCEPTION),
+    ]
     said = " ".join(format_results(NAME, results, POINTS).split())
     assert MISCONCEPTIONS[new_exercise.MISCONCEPTION].explanation in said

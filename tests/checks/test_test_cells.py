@@ -1,14 +1,15 @@
 """What a kit test cell shows a stuck student: the kit's message without its code, points on the notebook's
 scale, one likely mistake, lines that fit a page; the same words in the autograded notebook and in pytest."""
+
 import nbclient
 import nbformat
 import pytest
 from nbgrader.utils import determine_grade
 
 from grader.autograde.outputs import kit_cell
-from grader.checks.running import grade_locally
 from grader.checks.notebook import exercise_points
 from grader.checks.registry import visible_parts
+from grader.checks.running import grade_locally
 from grader.checks.wording import WIDTH, likely_mistake
 from grader.demo.fill import fill, reference_answers
 from grader.hidden import hidden_parts
@@ -22,11 +23,13 @@ STEPS = "02_self_attention_step_by_step.ipynb"
 
 def softmax_over_columns(scores):
     import torch
+
     return torch.softmax(scores, dim=0)
 
 
 def attention_on_own_softmax(x, w_query, w_key, w_value):
     import torch
+
     scores = (x @ w_query) @ (x @ w_key).transpose(-2, -1)
     return torch.softmax(scores, dim=0) @ (x @ w_value)
 
@@ -45,10 +48,19 @@ def wrong_steps_notebook(tmp_path):
 def ran_in_jupyter(tmp_path_factory, kernels):
     """The wrong notebook run top to bottom in a fresh kernel, as Jupyter or nbconvert runs it."""
     nb = wrong_steps_notebook(tmp_path_factory.mktemp("jupyter"))
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True, config=kernels,
-                            resources={"metadata": {"path": str(EXERCISES)}}).execute()
-    return {c.metadata["nbgrader"]["grade_id"]: c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
-            and not c.metadata["nbgrader"].get("solution")}
+    nbclient.NotebookClient(
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        allow_errors=True,
+        config=kernels,
+        resources={"metadata": {"path": str(EXERCISES)}},
+    ).execute()
+    return {
+        c.metadata["nbgrader"]["grade_id"]: c
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")
+    }
 
 
 @pytest.mark.slow
@@ -65,8 +77,10 @@ def test_a_failed_test_cell_shows_the_kits_message_and_no_frame_of_the_kits_code
 def test_the_test_cell_says_the_points_on_the_notebooks_scale(ran_in_jupyter):
     text = "".join(o.text for o in ran_in_jupyter["attention_weights_test"].outputs if o.output_type == "stream")
     said = " ".join(text.split())
-    assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points; the other checks, run " \
-           "at grading, try new inputs" in said
+    assert (
+        "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points; the other checks, run "
+        "at grading, try new inputs" in said
+    )
     assert "/ 1 points" not in said
     passed = "".join(o.text for o in ran_in_jupyter["weighted_values_test"].outputs if o.output_type == "stream")
     assert "visible checks 1/1 passed; this exercise is worth 4 points" in " ".join(passed.split())
@@ -79,33 +93,42 @@ def test_pytest_says_the_points_as_the_test_cell_does(tmp_path, on_ci):
     wrong_steps_notebook(tmp_path)
     run = self_check(tmp_path / STEPS, on_ci)
     said = " ".join(run.stdout.split())
-    assert "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points; the other checks, run " \
-           "at grading, try new inputs" in said
+    assert (
+        "attention_weights: visible checks 0/1 passed; this exercise is worth 4 points; the other checks, run "
+        "at grading, try new inputs" in said
+    )
     assert "weighted_values: visible checks 1/1 passed; this exercise is worth 4 points" in said
     checks = visible_checks(STEPS)[1]
     exercises = visible_checks(STEPS)[0]
     # self_attention calls the wrong attention_weights: its visible check of the notebook's example output fails too
-    assert f"total of {exercises} exercises: visible checks {checks - 2}/{checks} passed; this notebook is worth " \
-           f"{worth(STEPS):g} points" in said
+    assert (
+        f"total of {exercises} exercises: visible checks {checks - 2}/{checks} passed; this notebook is worth "
+        f"{worth(STEPS):g} points" in said
+    )
     assert said.count("Likely mistake") == 2
 
 
 def autograded_cell(name, answer):
     """A kit test cell as the autograde writes it, for ``answer`` graded by every check."""
     results = grade_locally(visible_parts(name) + hidden_parts(name), answer)
-    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "solution": False,
-                                                               "grade_id": f"{name}_test",
-                                                               "points": exercise_points(name)}})
+    cell = nbformat.v4.new_code_cell(
+        "",
+        metadata={
+            "nbgrader": {"grade": True, "solution": False, "grade_id": f"{name}_test", "points": exercise_points(name)}
+        },
+    )
     kit_cell(cell, name, "graded", None, results)
     return cell
 
 
 def test_a_passed_kit_cell_shows_no_number_and_partial_credit_keeps_nbgraders():
     import torch
+
     right = autograded_cell("attention_weights", lambda scores: torch.softmax(scores, dim=-1))
     assert [o.output_type for o in right.outputs] == ["stream"] and determine_grade(right) == (4, 4)
-    assert "attention_weights: 4 / 4 points; visible checks 1/1 passed, hidden checks 3/3 passed" in \
-        right.outputs[0].text
+    assert (
+        "attention_weights: 4 / 4 points; visible checks 1/1 passed, hidden checks 3/3 passed" in right.outputs[0].text
+    )
     batch_wrong = autograded_cell("attention_weights", lambda scores: torch.softmax(scores, dim=1))
     assert [o.output_type for o in batch_wrong.outputs] == ["stream", "execute_result"]
     assert determine_grade(batch_wrong)[0] == 2  # the visible batch check and the hidden batches fail
@@ -135,6 +158,7 @@ def test_the_most_common_mistake_is_the_one_named():
 def attention_keys_for_queries(x, w_query, w_key, w_value):
     """Queries and keys swapped: right on the notebook's example, whose scores are symmetric, wrong on new inputs."""
     import torch
+
     scores = (x @ w_key) @ (x @ w_query).transpose(-2, -1)
     return torch.softmax(scores, dim=-1) @ (x @ w_value)
 
@@ -150,7 +174,9 @@ def test_an_honest_mistake_on_new_inputs_names_the_mistake_not_fixed_numbers():
 
 def test_a_hard_coded_answer_is_still_called_one():
     import torch
+
     from grader.checks import fixture
+
     printed = torch.softmax(torch.tensor(fixture.SCORES), dim=-1)  # the notebook's example, whatever the scores
     text = " ".join(autograded_cell("attention_weights", lambda scores: printed.clone()).outputs[0].text.split())
     assert "the same numbers whatever its inputs" in text and "not return fixed numbers" in text
@@ -159,17 +185,21 @@ def test_a_hard_coded_answer_is_still_called_one():
 def test_an_answer_that_depends_on_the_shape_alone_is_not_called_fixed():
     """A mask depends on the shape alone: equal answers for inputs of one shape do not mean fixed numbers."""
     import numpy as np
+
     from grader.checks.cases import Case, Mismatch, Part
+    from grader.checks.plain import TensorArg
     from grader.checks.running import plan, run_locally
     from grader.checks.scoring import judge_parts
-    from grader.checks.plain import TensorArg
 
     def wrong(outcome):
         raise Mismatch("wrong values")
 
     def cases(*shapes):
-        return lambda: [Case(f"{shape}", wrong, {"args": (TensorArg(np.full(shape, n, np.float32)),), "kwargs": {}})
-                        for n, shape in enumerate(shapes)]
+        return lambda: [
+            Case(f"{shape}", wrong, {"args": (TensorArg(np.full(shape, n, np.float32)),), "kwargs": {}})
+            for n, shape in enumerate(shapes)
+        ]
+
     for shapes, fixed in [([(3, 3), (3, 3)], False), ([(3, 3), (4, 4)], True)]:
         planned = plan([Part("known", 1, lambda: []), Part("random", 1, cases(*shapes), gate=True)])
         answer = (lambda x: x.new_zeros(3, 3)) if fixed else (lambda x: x.new_zeros(x.shape).triu(1))

@@ -9,6 +9,7 @@ mistake per exercise each, and loops for ever with fewer), each broken student h
 broken: every case the full class holds (each mistake, each broken answer and notebook, late, renamed and missing
 notebooks) is graded, in 40 notebooks of its 153. tests/demo/test_demo_class.py checks the full class that
 ``make demo`` grades."""
+
 import collections
 import json
 
@@ -33,12 +34,17 @@ def smaller_class():
 def broken_notebook_only(make_roster):
     """``make_roster``, but each broken student hands in only the notebook that is broken: the others hold the
     reference answers, stubs and mistakes that the full, stubs and partly correct students hand in too."""
+
     def roster_of_broken_notebooks(*args):
         students = make_roster(*args)
         for student in (s for s in students if s.profile.startswith("broken:")):
-            student.notebooks = {nb: sub for nb, sub in student.notebooks.items()
-                                 if sub.breakage or set(sub.answers.values()) & set(ANSWER_BREAKERS)}
+            student.notebooks = {
+                nb: sub
+                for nb, sub in student.notebooks.items()
+                if sub.breakage or set(sub.answers.values()) & set(ANSWER_BREAKERS)
+            }
         return students
+
     return roster_of_broken_notebooks
 
 
@@ -54,30 +60,41 @@ def test_demo_grades_the_class_as_the_generator_expects(tmp_path, monkeypatch):
         if kind != entry["profile"]:
             [notebook] = entry["notebooks"].values()
             assert kind in (notebook["breakage"], *notebook["answers"].values()), entry
-    statuses = {e["status"] for nbs in plan["expected"].values() for nb in nbs.values()
-                for e in (nb, *nb["exercises"].values())}
+    statuses = {
+        e["status"] for nbs in plan["expected"].values() for nb in nbs.values() for e in (nb, *nb["exercises"].values())
+    }
     assert {"timeout", "crashed", "undefined", "invalid", "missing"} <= statuses, statuses
-    assert sorted(t["change"] for nbs in plan["expected"].values() for nb in nbs.values()
-                  for t in nb["tampered"]) == ["deleted", "edited"]
-    given = collections.Counter(label for entry in composition for nb in entry["notebooks"].values()
-                                for label in set(nb["answers"].values()))
+    assert sorted(t["change"] for nbs in plan["expected"].values() for nb in nbs.values() for t in nb["tampered"]) == [
+        "deleted",
+        "edited",
+    ]
+    given = collections.Counter(
+        label for entry in composition for nb in entry["notebooks"].values() for label in set(nb["answers"].values())
+    )
     assert all(given[m.label] >= 2 for m in MISTAKES), given
     assert plan["late"] and plan["missing"]
     expected = [(student, notebook) for student, notebooks in plan["expected"].items() for notebook in notebooks]
-    handed_in = [(student, notebook) for student, entry in plan["composition"].items()
-                 for notebook in entry["notebooks"]]
-    assert f"grades equal the generator's expectations: yes for {len(expected)} of the {len(expected)} notebooks" \
+    handed_in = [
+        (student, notebook) for student, entry in plan["composition"].items() for notebook in entry["notebooks"]
+    ]
+    assert (
+        f"grades equal the generator's expectations: yes for {len(expected)} of the {len(expected)} notebooks"
         in printed
+    )
     paged = {student for student, _ in handed_in}  # every notebook handed in has its page, the unreadable one too
     assert f"feedback: {len(handed_in)} pages for {len(paged)} students" in printed
     course = Course.at(tmp_path / "demo" / "course")
     first = min(course.released_exercises())
     full = sum(points for _, points in course.released_exercises()[first])
-    perfect = [s for s, nbs in plan["expected"].items()
-               if nbs[first]["status"] == "graded" and all(e["score"] == e["max_score"]
-                                                          for e in nbs[first]["exercises"].values())]
-    assert perfect and any(line.split()[:1] == [perfect[0]] and f"{full:g}/{full:g}" in line
-                           for line in printed.splitlines())
+    perfect = [
+        s
+        for s, nbs in plan["expected"].items()
+        if nbs[first]["status"] == "graded"
+        and all(e["score"] == e["max_score"] for e in nbs[first]["exercises"].values())
+    ]
+    assert perfect and any(
+        line.split()[:1] == [perfect[0]] and f"{full:g}/{full:g}" in line for line in printed.splitlines()
+    )
     assert (course.reports / "self_attention" / "index.html").exists()
     pages = list((tmp_path / "demo" / "course" / "feedback").rglob("*.html"))
     assert len(pages) == len(handed_in)

@@ -1,4 +1,5 @@
 """The demo class: made deterministically, and holding every case the grader must handle."""
+
 import collections
 import json
 
@@ -6,11 +7,11 @@ import nbformat
 import pytest
 import torch
 
-from grader.statuses import STATUSES
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
 from grader.demo import generate
 from grader.demo.generate import make_class
+from grader.statuses import STATUSES
 
 pytestmark = pytest.mark.slow
 
@@ -50,8 +51,13 @@ def files(root):
 
 def answers(plan, status="graded"):
     """(student, notebook, exercise, answer label) for every answer in a notebook of that status."""
-    return [(s, nb, name, label) for s, c in plan.composition.items() for nb, sub in c["notebooks"].items()
-            for name, label in sub["answers"].items() if plan.expected[s, nb]["status"] == status]
+    return [
+        (s, nb, name, label)
+        for s, c in plan.composition.items()
+        for nb, sub in c["notebooks"].items()
+        for name, label in sub["answers"].items()
+        if plan.expected[s, nb]["status"] == status
+    ]
 
 
 def test_the_generator_is_deterministic(runs):
@@ -90,9 +96,11 @@ def test_full_marks_for_the_correct_and_zero_for_untouched_stubs(plan):
 
 def test_most_students_are_partly_correct(plan):
     def partly(student):
-        scores = [(e["score"], e["max_score"]) for nb in notebooks()
-                  for e in plan.expected[student, nb]["exercises"].values()]
+        scores = [
+            (e["score"], e["max_score"]) for nb in notebooks() for e in plan.expected[student, nb]["exercises"].values()
+        ]
         return 0 < sum(s for s, _ in scores) < sum(m for _, m in scores)
+
     assert sum(map(partly, plan.students)) > len(plan.students) / 2
 
 
@@ -107,28 +115,39 @@ def test_every_misconception_is_made_and_diagnosed_in_two_students(plan):
 
 
 def test_every_broken_kind_is_present_with_its_expected_status(plan):
-    statuses = {(s, nb, name): plan.expected[s, nb]["exercises"][name]["status"]
-                for s, nb, name, _ in answers(plan)}
-    kinds = {label: statuses[s, nb, name] for s, nb, name, label in answers(plan)
-             if label in ("loop_definition", "loop_call", "crash_call", "undefined")}
-    assert kinds == {"loop_definition": "timeout", "loop_call": "timeout", "crash_call": "crashed",
-                     "undefined": "undefined"}
+    statuses = {(s, nb, name): plan.expected[s, nb]["exercises"][name]["status"] for s, nb, name, _ in answers(plan)}
+    kinds = {
+        label: statuses[s, nb, name]
+        for s, nb, name, label in answers(plan)
+        if label in ("loop_definition", "loop_call", "crash_call", "undefined")
+    }
+    assert kinds == {
+        "loop_definition": "timeout",
+        "loop_call": "timeout",
+        "crash_call": "crashed",
+        "undefined": "undefined",
+    }
     changes = [t["change"] for entry in plan.expected.values() for t in entry["tampered"]]
     assert sorted(changes) == ["deleted", "edited"]
     invalid = [key for key, entry in plan.expected.items() if entry["status"] == "invalid"]
-    assert invalid and all(e["score"] == 0 and e["status"] == "ungraded"
-                           for key in invalid for e in plan.expected[key]["exercises"].values())
+    assert invalid and all(
+        e["score"] == 0 and e["status"] == "ungraded"
+        for key in invalid
+        for e in plan.expected[key]["exercises"].values()
+    )
 
 
 def test_broken_files_are_broken(plan, folder):
     for (student, nb), entry in plan.expected.items():
         path = folder / student / nb
         if entry["status"] == "invalid":
-            with pytest.raises(Exception):
+            with pytest.raises((ValueError, nbformat.ValidationError)):
                 nbformat.read(str(path), as_version=4)
         for tampered in entry["tampered"]:
-            ids = {c.metadata.get("nbgrader", {}).get("grade_id"): c.source
-                   for c in nbformat.read(str(path), as_version=4).cells}
+            ids = {
+                c.metadata.get("nbgrader", {}).get("grade_id"): c.source
+                for c in nbformat.read(str(path), as_version=4).cells
+            }
             if tampered["change"] == "deleted":
                 assert tampered["grade_id"] not in ids
             else:

@@ -1,5 +1,6 @@
 """``export --format canvas|moodle|blackboard|brightspace``: each LMS's documented grade-import layout,
 totals from nbgrader's gradebook less nbgrader's late penalty, fields quoted and formula-safe."""
+
 import csv
 import datetime
 import json
@@ -10,10 +11,9 @@ from nbgrader.api import Gradebook
 
 from grader.api import export
 from grader.cli import main
-from grader.course import venv_on_path
+from grader.course import Course, venv_on_path
 from grader.export.lms import moodle
 from grader.export.lms.totals import totals
-from grader.course import Course
 
 from ..conftest import ROOT
 
@@ -31,9 +31,10 @@ def course(tmp_path_factory, empty_gradebook):
         gradebook.add_assignment("self_attention", duedate=datetime.datetime(2026, 3, 2, 18))
         gradebook.add_notebook(BASICS, "self_attention")
         gradebook.add_grade_cell("softmax_test", BASICS, "self_attention", max_score=10, cell_type="code")
-        gradebook.add_student("jdoe", first_name="Jane", last_name="Doe, Jr.", email="jane@example.org",
-                              lms_user_id="12345")
-        gradebook.add_student("evil", first_name="=HYPERLINK(\"x\")", last_name="+Sum", lms_user_id="777")
+        gradebook.add_student(
+            "jdoe", first_name="Jane", last_name="Doe, Jr.", email="jane@example.org", lms_user_id="12345"
+        )
+        gradebook.add_student("evil", first_name='=HYPERLINK("x")', last_name="+Sum", lms_user_id="777")
         gradebook.add_student("absent", first_name="Ab", last_name="Sent", lms_user_id="999")
         for student, score, penalty in (("jdoe", 7, 2), ("evil", 10, 0)):
             gradebook.add_submission("self_attention", student)
@@ -53,7 +54,10 @@ def read(path):
 
 def test_totals_follow_nbgrader_csv_export(course):
     assert [(t.student, t.score, t.max_score) for t in totals(Course.at(course))] == [
-        ("absent", 0.0, 10.0), ("evil", 10.0, 10.0), ("jdoe", 5.0, 10.0)]
+        ("absent", 0.0, 10.0),
+        ("evil", 10.0, 10.0),
+        ("jdoe", 5.0, 10.0),
+    ]
 
 
 def test_canvas(course):
@@ -62,9 +66,10 @@ def test_canvas(course):
     assert read(result.path) == (
         "Student,ID,SIS User ID,SIS Login ID,Section,Self-attention (4242)\r\n"
         "    Points Possible,,,,,10\r\n"
-        "\"Sent, Ab\",999,,,,0\r\n"
-        "\"'+Sum, =HYPERLINK(\"\"x\"\")\",777,,,,10\r\n"
-        "\"Doe, Jr., Jane\",12345,,,,5\r\n")
+        '"Sent, Ab",999,,,,0\r\n'
+        '"\'+Sum, =HYPERLINK(""x"")",777,,,,10\r\n'
+        '"Doe, Jr., Jane",12345,,,,5\r\n'
+    )
 
 
 def test_canvas_refuses_a_column_without_its_assignment_id(course):
@@ -73,35 +78,60 @@ def test_canvas_refuses_a_column_without_its_assignment_id(course):
 
 
 def test_moodle(course):
-    header, rows, omitted = moodle.sheet(totals(Course.at(course)), None,
-                                         now=datetime.datetime(2026, 3, 3, 9, 0, tzinfo=datetime.timezone.utc))
+    header, rows, omitted = moodle.sheet(
+        totals(Course.at(course)), None, now=datetime.datetime(2026, 3, 3, 9, 0, tzinfo=datetime.UTC)
+    )
     assert header[:1] == ["Identifier"] and {"Grade", "Last modified (grade)", "Maximum Grade"} <= set(header)
-    assert rows[2] == ["Participant 12345", "Jane Doe, Jr.", "jane@example.org", "", 5.0, 10.0, "Yes", "",
-                       "2026-03-03T09:00:00+00:00", ""]
+    assert rows[2] == [
+        "Participant 12345",
+        "Jane Doe, Jr.",
+        "jane@example.org",
+        "",
+        5.0,
+        10.0,
+        "Yes",
+        "",
+        "2026-03-03T09:00:00+00:00",
+        "",
+    ]
     path = export(course, "self_attention", format="moodle").path
     table = list(csv.DictReader(open(path, encoding="utf-8")))
     assert [(r["Identifier"], r["Grade"]) for r in table] == [
-        ("Participant 999", "0"), ("Participant 777", "10"), ("Participant 12345", "5")]
-    assert table[1]["Full name"] == "'=HYPERLINK(\"x\") +Sum"
+        ("Participant 999", "0"),
+        ("Participant 777", "10"),
+        ("Participant 12345", "5"),
+    ]
+    assert table[1]["Full name"] == '\'=HYPERLINK("x") +Sum'
 
 
 def test_blackboard(course, capsys):
-    main(["export", "--course", str(course), "--format", "blackboard",
-          "--column", "Self Attention [Total Pts: 10 Score] |123456"])
+    main(
+        [
+            "export",
+            "--course",
+            str(course),
+            "--format",
+            "blackboard",
+            "--column",
+            "Self Attention [Total Pts: 10 Score] |123456",
+        ]
+    )
     path = course / "reports" / "self_attention_blackboard.csv"
     assert str(path) in capsys.readouterr().out
     assert read(path) == (
         "Last Name,First Name,Username,Self Attention [Total Pts: 10 Score] |123456\r\n"
         "Sent,Ab,absent,0\r\n"
-        "'+Sum,\"'=HYPERLINK(\"\"x\"\")\",evil,10\r\n"
-        "\"Doe, Jr.\",Jane,jane.doe,5\r\n")
+        '\'+Sum,"\'=HYPERLINK(""x"")",evil,10\r\n'
+        '"Doe, Jr.",Jane,jane.doe,5\r\n'
+    )
 
 
 def test_brightspace(course):
     path = export(course, "self_attention", format="brightspace", column="Self Attention").path
     assert read(path) == (
         "OrgDefinedId,Username,Self Attention Points Grade,End-of-Line Indicator\r\n"
-        "999,absent,0,#\r\n777,evil,10,#\r\n12345,jdoe,5,#\r\n")
+        "999,absent,0,#\r\n777,evil,10,#\r\n12345,jdoe,5,#\r\n"
+    )
 
 
 def test_students_without_an_lms_id_are_listed_not_guessed(course, tmp_path):

@@ -11,6 +11,7 @@ The course grades with the kit's own time limits, not the tests' shorter ones (c
 4 s for a cell, ada's heatmaps cell timed out on a loaded machine (at 15% of a core) and a correct student lost
 points; with the kit's 10 s she keeps them. Ben's hang sleeps: the longer limit costs seconds of wall time, no CPU.
 """
+
 import re
 
 import bs4
@@ -35,12 +36,19 @@ from ..review_class import STEP, broken_exercise, notebook_01
 
 pytestmark = pytest.mark.sandbox  # the class is graded in sandboxes (conftest.py reads the mark per module)
 
-IMPLICIT_SOFTMAX = {"softmax_scores": "import torch.nn.functional as F\n\n\ndef softmax_scores(scores):\n"
-                                      "    return F.softmax(scores)\n"}
-STUDENTS = {"correct": ("ada", STEP), "wrong": ("ben", BASICS), "timed out": ("ben", BASICS),
-            "not a notebook": ("dee", BASICS)}
-KIT_LIMITS = (f"\nc.SandboxExecute.unit_seconds = {DEFAULT_LIMITS['unit_seconds']}"
-              f"\nc.SandboxExecute.notebook_seconds = {DEFAULT_LIMITS['notebook_seconds']}\n")
+IMPLICIT_SOFTMAX = {
+    "softmax_scores": "import torch.nn.functional as F\n\n\ndef softmax_scores(scores):\n    return F.softmax(scores)\n"
+}
+STUDENTS = {
+    "correct": ("ada", STEP),
+    "wrong": ("ben", BASICS),
+    "timed out": ("ben", BASICS),
+    "not a notebook": ("dee", BASICS),
+}
+KIT_LIMITS = (
+    f"\nc.SandboxExecute.unit_seconds = {DEFAULT_LIMITS['unit_seconds']}"
+    f"\nc.SandboxExecute.notebook_seconds = {DEFAULT_LIMITS['notebook_seconds']}\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +66,10 @@ def graded(released_course, tmp_path_factory):
     done = autograde(course)
     assert done.returncode == 0, done.stderr[-3000:]
     feedback(course, ASSIGNMENT)
-    pages = {name: course / "feedback" / student / ASSIGNMENT / notebook.replace(".ipynb", ".html")
-             for name, (student, notebook) in STUDENTS.items()}
+    pages = {
+        name: course / "feedback" / student / ASSIGNMENT / notebook.replace(".ipynb", ".html")
+        for name, (student, notebook) in STUDENTS.items()
+    }
     return course, {**pages, "class report": report(course, ASSIGNMENT)}, hangs
 
 
@@ -113,34 +123,52 @@ def kit_page(nb):
 def test_the_kits_page_names_its_language_its_figures_and_every_region_that_may_scroll():
     """What axe checks on a graded class, checked on the template alone (for ``make check``)."""
     png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
-    figures = new_code_cell("plot(weights)", execution_count=7, outputs=[
-        new_output("display_data", data={"image/png": png, "text/plain": "<Figure>"}) for _ in range(2)])
-    printed = new_code_cell("print(x)\n1 / 0", execution_count=8, outputs=[
-        new_output("stream", name="stdout", text="tensor([1., 2.])\n"),
-        new_output("stream", name="stderr", text="UserWarning: " + "long " * 40 + "\n"),
-        new_output("execute_result", data={"text/plain": "3"}, execution_count=8),
-        new_output("error", ename="ZeroDivisionError", evalue="division by zero", traceback=["ZeroDivisionError"])])
+    figures = new_code_cell(
+        "plot(weights)",
+        execution_count=7,
+        outputs=[new_output("display_data", data={"image/png": png, "text/plain": "<Figure>"}) for _ in range(2)],
+    )
+    printed = new_code_cell(
+        "print(x)\n1 / 0",
+        execution_count=8,
+        outputs=[
+            new_output("stream", name="stdout", text="tensor([1., 2.])\n"),
+            new_output("stream", name="stderr", text="UserWarning: " + "long " * 40 + "\n"),
+            new_output("execute_result", data={"text/plain": "3"}, execution_count=8),
+            new_output("error", ename="ZeroDivisionError", evalue="division by zero", traceback=["ZeroDivisionError"]),
+        ],
+    )
     soup = kit_page(new_notebook(cells=[figures, printed], metadata={"language_info": {"name": "python"}}))
     assert soup.html["lang"] == "en" and len(soup.find_all("h1")) == 1
     assert [image["alt"] for image in soup.find_all("img")] == [
-        f"Figure {n} of 2 drawn by the code of cell In [7]" for n in (1, 2)]
+        f"Figure {n} of 2 drawn by the code of cell In [7]" for n in (1, 2)
+    ]
     regions = soup.find_all(attrs={"tabindex": "0"})
     assert [(r.name, r["role"], r["aria-label"]) for r in regions] == [
-        ("div", "group", "Code of cell In [7]"), ("div", "group", "Code of cell In [8]"),
-        ("pre", "group", "Output of cell In [8]"), ("pre", "group", "Warnings of cell In [8]"),
-        ("pre", "group", "Output of cell In [8]"), ("pre", "group", "Error of cell In [8]")]
+        ("div", "group", "Code of cell In [7]"),
+        ("div", "group", "Code of cell In [8]"),
+        ("pre", "group", "Output of cell In [8]"),
+        ("pre", "group", "Warnings of cell In [8]"),
+        ("pre", "group", "Output of cell In [8]"),
+        ("pre", "group", "Error of cell In [8]"),
+    ]
     assert all(pre.get("tabindex") == "0" for pre in soup.select("div.output_area pre"))
     assert re.search(r"\ba, a:visited \{[^}]*text-decoration: underline", str(soup.find_all("style")))
 
 
 def test_the_reports_figures_say_what_they_show(tmp_path):
     """Not their file names: what they show, and where the page gives their numbers."""
-    grades = [NotebookGrade(student, BASICS, "graded", None, score, 4, cells=[]) for student, score in
-              (("ann", 4), ("bo", 1), ("cem", 1.2))]
+    grades = [
+        NotebookGrade(student, BASICS, "graded", None, score, 4, cells=[])
+        for student, score in (("ann", 4), ("bo", 1), ("cem", 1.2))
+    ]
     soup = bs4.BeautifulSoup(write_report(class_stats(grades), ASSIGNMENT, tmp_path).read_text(), "html.parser")
     alts = {image["src"]: image["alt"] for image in soup.find_all("img")}
     assert "(20 to 30%: 1; 30 to 40%: 1; 90 to 100%: 1)" in alts["scores.png"]
     headings = {heading.get_text() for heading in soup.find_all("h2")}
-    for figure, table in (("scores.png", "Students"), ("pass_rates.png", "Exercises"),
-                          ("misconceptions.png", "Misconceptions")):  # where the page gives the figure's numbers
+    for figure, table in (
+        ("scores.png", "Students"),
+        ("pass_rates.png", "Exercises"),
+        ("misconceptions.png", "Misconceptions"),
+    ):  # where the page gives the figure's numbers
         assert table in alts[figure] and table in headings

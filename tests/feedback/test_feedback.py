@@ -3,6 +3,7 @@
 The autograded notebooks here are the instructor's notebooks (hidden tests and all) with a wrong
 answer per misconception, and a hidden test's traceback in a test cell's output: the worst case.
 """
+
 import html
 import re
 import shutil
@@ -16,16 +17,16 @@ from nbformat.v4 import new_output
 
 from grader import records as record
 from grader.api import feedback
-from grader.checks.running import grade_locally
-from grader.checks.scoring import total_score
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebook_of, visible_parts
+from grader.checks.running import grade_locally
+from grader.checks.scoring import total_score
 from grader.checks.wording import likely_mistake
+from grader.course import Course
 from grader.demo.mistakes import WRONG_ANSWERS
-from grader.tutor.hidden_tests import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
-from grader.course import Course
+from grader.tutor.hidden_tests import HIDDEN_FAILED, clear_hidden_tests, hidden_lines
 
 from ..course_builder import ASSIGNMENT, graded_cell, make_course
 from ..hidden_lines import hidden_test_lines, text_files
@@ -44,12 +45,29 @@ def graded_wrong_answers():
     for student, mistake in enumerate(chosen.values()):
         name = mistake.exercise
         results = grade_locally(visible_parts(name) + hidden_parts(name), mistake.wrong.answer())
-        parts = [PartRecord(r.part.title, r.part.points, r.score, r.part.hidden, r.case_label,
-                            r.failure and r.failure.explain(with_misconception=False),
-                            r.failure and r.failure.misconception) for r in results]
-        found.append((NotebookRecord(f"student{student}", ASSIGNMENT, notebook_of(name), exercises=[
-            ExerciseRecord(name, total_score(results), sum(p.points for p in parts), parts=parts)]),
-            mistake.source))
+        parts = [
+            PartRecord(
+                r.part.title,
+                r.part.points,
+                r.score,
+                r.part.hidden,
+                r.case_label,
+                r.failure and r.failure.explain(with_misconception=False),
+                r.failure and r.failure.misconception,
+            )
+            for r in results
+        ]
+        found.append(
+            (
+                NotebookRecord(
+                    f"student{student}",
+                    ASSIGNMENT,
+                    notebook_of(name),
+                    exercises=[ExerciseRecord(name, total_score(results), sum(p.points for p in parts), parts=parts)],
+                ),
+                mistake.source,
+            )
+        )
     return found
 
 
@@ -61,12 +79,21 @@ def autograded(course, one, answer):
     traced = next((c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == f"{TRACED}_test"), None)
     if traced is not None:
         secret = hidden_lines(traced)[-1]
-        traced.outputs = [new_output("stream", name="stdout", text=f"checking\n{secret}\n"), new_output(
-            "error", ename="AssertionError", evalue=secret, traceback=[
-                "\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
-                "\x1b[0;31mAssertionError\x1b[0m                            Traceback (most recent call last)",
-                f"Cell \x1b[0;32mIn[9], line 4\x1b[0m\n      2 grade = 1\n      3 ### BEGIN HIDDEN TESTS\n"
-                f"\x1b[0;32m----> 4\x1b[0m {secret}\n", f"\x1b[0;31mAssertionError\x1b[0m: {secret}"])]
+        traced.outputs = [
+            new_output("stream", name="stdout", text=f"checking\n{secret}\n"),
+            new_output(
+                "error",
+                ename="AssertionError",
+                evalue=secret,
+                traceback=[
+                    "\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
+                    "\x1b[0;31mAssertionError\x1b[0m                            Traceback (most recent call last)",
+                    f"Cell \x1b[0;32mIn[9], line 4\x1b[0m\n      2 grade = 1\n      3 ### BEGIN HIDDEN TESTS\n"
+                    f"\x1b[0;32m----> 4\x1b[0m {secret}\n",
+                    f"\x1b[0;31mAssertionError\x1b[0m: {secret}",
+                ],
+            ),
+        ]
     folder = course / "autograded" / one.student / ASSIGNMENT
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, folder / one.notebook)
@@ -95,8 +122,9 @@ def page(course, one):
 
 def test_nbgraders_generate_feedback_writes_a_page_per_autograded_notebook(course):
     course, graded, pages = course
-    assert sorted(pages) == sorted(course / "feedback" / one.student / ASSIGNMENT / one.notebook.replace(
-        ".ipynb", ".html") for one, _ in graded)
+    assert sorted(pages) == sorted(
+        course / "feedback" / one.student / ASSIGNMENT / one.notebook.replace(".ipynb", ".html") for one, _ in graded
+    )
     assert len(graded) >= 6  # a wrong answer per misconception
 
 
@@ -105,8 +133,22 @@ def test_generate_feedback_imports_no_pytorch(course, tmp_path):
     the kit's preprocessor asks the registry which exercise each test cell grades, and reads no exercise module."""
     course, graded, _ = course
     copy = shutil.copytree(course, tmp_path / "course")
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "nbgrader", "generate_feedback", ASSIGNMENT,
-                           "--force", "--log-level=ERROR"], cwd=copy, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "nbgrader",
+            "generate_feedback",
+            ASSIGNMENT,
+            "--force",
+            "--log-level=ERROR",
+        ],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "nbformat" in imported and "torch" not in imported and "grader.exercises.basics" not in imported
@@ -128,8 +170,9 @@ def test_no_page_holds_a_line_of_a_hidden_test(course):
 def test_a_failed_hidden_assert_shows_its_error_but_not_its_line(course):
     course, graded, _ = course
     one = next(one for one, _ in graded if one.notebook.startswith("01") and one.exercises[0].name != TRACED)
-    secret = hidden_lines(graded_cell(nbformat.read(course / "solutions" / ASSIGNMENT / one.notebook, as_version=4),
-                                      TRACED))[-1]
+    secret = hidden_lines(
+        graded_cell(nbformat.read(course / "solutions" / ASSIGNMENT / one.notebook, as_version=4), TRACED)
+    )[-1]
     text = html.unescape(re.sub(r"<[^>]+>", "", page(course, one)))
     assert "AssertionError" in text and HIDDEN_FAILED in text and "Traceback" in text
     assert secret not in text
@@ -144,7 +187,7 @@ def exercise_output(soup, name):
 
 def test_a_page_reads_like_a_tutor_diagnosis_once_first_failure_then_a_line_per_other(course):
     course, graded, _ = course
-    for one, answer in graded:
+    for one, _answer in graded:
         exercise = one.exercises[0]
         failed = [p for p in exercise.parts if p.score < p.points]
         soup = bs4.BeautifulSoup(page(course, one), "html.parser")
@@ -189,12 +232,19 @@ def test_the_page_has_the_gradebooks_scores(course):
 
 
 def test_clear_hidden_tests_keeps_the_visible_part_of_source_and_outputs():
-    cell = nbformat.v4.new_code_cell("assert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(5) == 10, 'five to ten'\n"
-                                     "### END HIDDEN TESTS")
-    cell.outputs = [new_output("stream", name="stdout", text="visible line\nassert f(5) == 10, 'five to ten'\n"),
-                    new_output("error", ename="AssertionError", evalue="five to ten",
-                               traceback=["----> 3 assert f(5) == 10, 'five to ten'", "AssertionError: five to ten"]),
-                    new_output("execute_result", data={"text/plain": "'five to ten'"}, execution_count=1)]
+    cell = nbformat.v4.new_code_cell(
+        "assert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(5) == 10, 'five to ten'\n### END HIDDEN TESTS"
+    )
+    cell.outputs = [
+        new_output("stream", name="stdout", text="visible line\nassert f(5) == 10, 'five to ten'\n"),
+        new_output(
+            "error",
+            ename="AssertionError",
+            evalue="five to ten",
+            traceback=["----> 3 assert f(5) == 10, 'five to ten'", "AssertionError: five to ten"],
+        ),
+        new_output("execute_result", data={"text/plain": "'five to ten'"}, execution_count=1),
+    ]
     assert clear_hidden_tests(cell)
     assert cell.source == "assert f(1) == 2"
     assert [o.output_type for o in cell.outputs] == ["stream", "error"]
@@ -207,8 +257,11 @@ def test_clear_hidden_tests_keeps_the_visible_part_of_source_and_outputs():
 def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
     from grader.checks.policy import source_outcome
     from grader.tutor.page import exercise_html, exercise_text
-    cells = ["import torch\ndef attention_weights(scores):\n    return torch.softmax(scores, dim=0)\n",
-             "def self_attention(x, wq, wk, wv):\n    return attention_weights((x @ wq) @ (x @ wk).mT) @ (x @ wv)\n"]
+
+    cells = [
+        "import torch\ndef attention_weights(scores):\n    return torch.softmax(scores, dim=0)\n",
+        "def self_attention(x, wq, wk, wv):\n    return attention_weights((x @ wq) @ (x @ wk).mT) @ (x @ wv)\n",
+    ]
     calls = source_outcome("self_attention", cells)["reaches"]
     assert calls == ["attention_weights"]
     columns = PartRecord("random inputs", 1, 0, True, "random x (4, 5)", "wrong values", "softmax_dim0")
@@ -217,8 +270,10 @@ def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
     attention = ExerciseRecord("self_attention", 0, 4, parts=[columns, columns, batch])
     notebook = {"attention_weights": weights, "self_attention": attention}
     text = exercise_text(attention, calls, notebook)
-    assert "Likely mistake, in your attention_weights, which self_attention calls: Your weights sum to 1 down " \
-           "each column" in text
+    assert (
+        "Likely mistake, in your attention_weights, which self_attention calls: Your weights sum to 1 down "
+        "each column" in text
+    )
     assert text.count("Likely mistake") == 1 and MISCONCEPTIONS["softmax_implicit_dim"].explanation not in text
     assert text.startswith("Hidden checks 0/3 passed.")
     assert "Likely mistake: Your weights" in exercise_text(attention, [], notebook)  # its own mistake, then
@@ -231,9 +286,12 @@ def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
 def test_a_check_the_sandbox_could_not_finish_says_what_to_try_and_that_the_zero_waits(status):
     from grader.statuses import STATUSES
     from grader.tutor.page import exercise_html, exercise_text
+
     reason = f"checking attention_scores {STATUSES[status].happened} (the limit is 10 s)"
-    for page in (exercise_html(ExerciseRecord("attention_scores", 0, 3, status, reason)),
-                 exercise_text(ExerciseRecord("attention_scores", 0, 3, status, reason))):
+    for page in (
+        exercise_html(ExerciseRecord("attention_scores", 0, 3, status, reason)),
+        exercise_text(ExerciseRecord("attention_scores", 0, 3, status, reason)),
+    ):
         said = " ".join(bs4.BeautifulSoup(page, "html.parser").get_text(" ").split())
         assert f"Not graded: {reason}." in said
         assert f"What usually causes it: {STATUSES[status].cause}." in said
@@ -242,5 +300,6 @@ def test_a_check_the_sandbox_could_not_finish_says_what_to_try_and_that_the_zero
 
 def test_a_graded_exercise_has_no_such_advice():
     from grader.tutor.page import exercise_html
+
     page = exercise_html(ExerciseRecord("attention_scores", 3, 3, "graded", None))
     assert "What to try" not in page and "for now" not in page

@@ -7,6 +7,7 @@ the pages are opened in headless Chromium, formgrader's from a real Jupyter serv
 read for the marks a payload leaves when it runs, each page once. Feedback is written by the verb's function,
 in-process; the command line around it is run end to end by tests/autograde/test_new_exercise.py.
 """
+
 import html
 import re
 import urllib.request
@@ -52,9 +53,14 @@ def server(course):
 def doms(course, server):
     """{(page, student): its DOM once its scripts ran}: the feedback page and formgrader's view of each student's
     notebook, each opened once."""
-    return {(where, student): dump_dom(url) for student in (MALLORY, GRACE) for where, url in (
-        ("feedback", feedback_page(course, student).as_uri()),
-        ("formgrader", server.link(formgrader_path(course, student))))}
+    return {
+        (where, student): dump_dom(url)
+        for student in (MALLORY, GRACE)
+        for where, url in (
+            ("feedback", feedback_page(course, student).as_uri()),
+            ("formgrader", server.link(formgrader_path(course, student))),
+        )
+    }
 
 
 def feedback_page(course, student):
@@ -75,19 +81,36 @@ def fetch(server, path):
 def test_the_payloads_earn_nothing_and_cost_nothing(course):
     notebook = BASICS.removesuffix(".ipynb")
     scores = {s.student: s for s in read_scores(Course.at(course)).notebook_scores if s.notebook == notebook}
-    cells = {student: [(c.grade_id, c.score) for c in read_scores(Course.at(course)).cell_scores
-                       if (c.student, c.notebook) == (student, notebook)] for student in (MALLORY, GRACE)}
+    cells = {
+        student: [
+            (c.grade_id, c.score)
+            for c in read_scores(Course.at(course)).cell_scores
+            if (c.student, c.notebook) == (student, notebook)
+        ]
+        for student in (MALLORY, GRACE)
+    }
     assert 0 < scores[MALLORY].score == scores[GRACE].score < scores[MALLORY].max_score
     assert cells[MALLORY] == cells[GRACE]
 
 
 def test_the_autograded_notebook_keeps_no_active_output(course):
     nb = nbformat.read(course / "autograded" / MALLORY / ASSIGNMENT / BASICS, as_version=4)
-    kinds = {kind for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs
-             for kind in output.get("data", {})}
+    kinds = {
+        kind
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        for kind in output.get("data", {})
+    }
     assert kinds <= {"text/plain", "text/html", "text/markdown", "text/latex", "image/png", "image/jpeg"}, kinds
-    shown = [value for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs
-             for kind, value in output.get("data", {}).items() if kind in ("text/html", "text/markdown")]
+    shown = [
+        value
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        for kind, value in output.get("data", {}).items()
+        if kind in ("text/html", "text/markdown")
+    ]
     assert any(payloads.TOKEN in value for value in shown), "the payloads stay, as text"
     assert [found for value in shown for found in payloads.active_content(value)] == []
     metadata = [str(output.get("metadata")) for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs]
@@ -114,6 +137,6 @@ def test_a_students_text_tables_figures_and_tensors_still_show(course, doms, stu
         assert payloads.GOOD_TENSOR in dom, where
         assert re.search(r'<img [^>]*src="data:image/png;base64,', dom), where  # the student's figure
         assert "<h2" in dom and "<table" in dom and "<p>" in dom, where  # the notebook's text
-        assert not any(f"&lt;{tag}" in dom for tag in ("h2", "table", "p&gt;", "img src=\"data")), where
+        assert not any(f"&lt;{tag}" in dom for tag in ("h2", "table", "p&gt;", 'img src="data')), where
     feedback = feedback_page(course, student).read_text()
     assert "<b>Likely mistake:</b>" in feedback and "kit-diagnosis" in feedback  # the kit's own words, as HTML

@@ -1,4 +1,5 @@
 """A released course for each Gradescope test module, the run's autograder.zip, and where its /autograder roots go."""
+
 import pathlib
 import shutil
 import tempfile
@@ -33,11 +34,13 @@ def autograder(released_course, tmp_path_factory):
     """The autograder.zip of a course like ``course``, built once for the run and never changed (run_autograder
     grades in a copy of it unpacked under its own root); built as on most machines, where Python writes the
     bytecode of the modules it imports (the build runs nbgrader, which imports the staged kit)."""
+
     def build(folder):
         kit = with_kit_limits(released_course, folder / "course")
         with pytest.MonkeyPatch.context() as patch:
             patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
             return gradescope(course=kit, assignment=ASSIGNMENT, out=folder / "autograder.zip")
+
     return made_once(tmp_path_factory, "autograder", build)
 
 

@@ -1,4 +1,5 @@
 """Gradescope's container, laid out here: the zip unpacked under a root of the test's own, run_autograder run there."""
+
 import json
 import os
 import shutil
@@ -30,8 +31,14 @@ def run_autograder(autograder, root, files):
             content(path, root)
         else:
             path.write_text(content)
-    done = subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable})
+    done = subprocess.run(
+        [str(root / "run_autograder")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable},
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return json.loads((root / "results" / "results.json").read_text()), done.stdout
 
@@ -39,7 +46,9 @@ def run_autograder(autograder, root, files):
 def run_all(autograder, base, submissions):
     """run_autograder on each {name: files}, two at a time (one per core)."""
     with ThreadPoolExecutor(2) as pool:
-        runs = {name: pool.submit(run_autograder, autograder, base / name, files) for name, files in submissions.items()}
+        runs = {
+            name: pool.submit(run_autograder, autograder, base / name, files) for name, files in submissions.items()
+        }
         return {name: run.result() for name, run in runs.items()}
 
 

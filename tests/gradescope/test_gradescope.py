@@ -5,6 +5,7 @@ gradebook for the same notebooks, and nothing in results.json may show a hidden 
 The zip is built from a released course; its run_autograder runs with the kit's installed environment
 (setup.sh cannot run here). The attacks go through it in test_gradescope_attacks.py.
 """
+
 import json
 import shutil
 import zipfile
@@ -13,29 +14,55 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from grader.checks.registry import exercise_of_grade_id
+from grader.course import Course
 from grader.demo.generate import make_class
 from grader.gradebook import read_scores
-from grader.course import Course
 
 from ..course_builder import ASSIGNMENT, BASICS, autograde
 from .container import no_hidden_source, run_all, scored
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
-STEPS, CAUSAL, HEADS = ("02_self_attention_step_by_step.ipynb", "04_causal_self_attention.ipynb",
-                        "05_multi_head_attention.ipynb")
+STEPS, CAUSAL, HEADS = (
+    "02_self_attention_step_by_step.ipynb",
+    "04_causal_self_attention.ipynb",
+    "05_multi_head_attention.ipynb",
+)
 RENAMED = "work/02_self_attention_step_by_step (1).ipynb"
 # What each student uploads: {path in the upload: (demo student, their notebook)}. The grader grades each notebook
 # on its own, so "mixed" hands in, at once, the demo's cases that one student never has together: a deleted test
 # cell (jonas), a tutor's likely mistake in a renamed notebook in a folder (diego), an invalid notebook (rosa), a
 # timeout (carmen), a missing notebook (03). nadia hands in nothing at all.
-UPLOADS = {"mixed": {BASICS: ("jonas", BASICS), RENAMED: ("diego", STEPS), CAUSAL: ("rosa", CAUSAL),
-                     HEADS: ("carmen", HEADS)},
-           "nadia": {}}
-SPEC_TOP = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
-            "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
-SPEC_TEST = {"score", "max_score", "status", "name", "name_format", "number", "output", "output_format", "tags",
-             "visibility", "extra_data"}
+UPLOADS = {
+    "mixed": {BASICS: ("jonas", BASICS), RENAMED: ("diego", STEPS), CAUSAL: ("rosa", CAUSAL), HEADS: ("carmen", HEADS)},
+    "nadia": {},
+}
+SPEC_TOP = {
+    "score",
+    "execution_time",
+    "output",
+    "output_format",
+    "test_output_format",
+    "test_name_format",
+    "visibility",
+    "stdout_visibility",
+    "extra_data",
+    "tests",
+    "leaderboard",
+}
+SPEC_TEST = {
+    "score",
+    "max_score",
+    "status",
+    "name",
+    "name_format",
+    "number",
+    "output",
+    "output_format",
+    "tags",
+    "visibility",
+    "extra_data",
+}
 VISIBILITY = {"visible", "hidden", "after_due_date", "after_published"}
 
 
@@ -47,8 +74,9 @@ def demo(course, autograder, roots, tmp_path_factory):
     make_class(demo_class)
     uploads = {}
     for student, files in UPLOADS.items():
-        uploads[student] = {path: (demo_class / owner / notebook).read_text()
-                            for path, (owner, notebook) in files.items()}
+        uploads[student] = {
+            path: (demo_class / owner / notebook).read_text() for path, (owner, notebook) in files.items()
+        }
         target = course / "submitted" / student / ASSIGNMENT
         target.mkdir(parents=True)
         for owner, notebook in files.values():
@@ -73,7 +101,7 @@ def test_the_zip_follows_gradescopes_layout(autograder):
 
 
 def test_results_json_has_gradescopes_fields(demo):
-    for student, (results, _) in demo.items():
+    for results, _ in demo.values():
         assert set(results) <= SPEC_TOP and results["visibility"] in VISIBILITY
         assert isinstance(results["score"], float) and isinstance(results["execution_time"], int)
         assert results["stdout_visibility"] == "hidden"
@@ -81,7 +109,10 @@ def test_results_json_has_gradescopes_fields(demo):
             assert set(test) <= SPEC_TEST, test
             assert isinstance(test["name"], str) and isinstance(test["number"], str)
             assert isinstance(test["output"], str) and test["visibility"] in VISIBILITY
-            assert ("score" in test and 0 <= test["score"] <= test["max_score"]) or test["status"] in ("passed", "failed")
+            assert ("score" in test and 0 <= test["score"] <= test["max_score"]) or test["status"] in (
+                "passed",
+                "failed",
+            )
         assert results["score"] == sum(scored(results).values())
 
 

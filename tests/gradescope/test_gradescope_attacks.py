@@ -9,6 +9,7 @@ environment) in notebook 01 and, one in each other notebook, an attack for each 
 is links, a hard link and a zip bomb beside one real notebook (test_upload_files.py tries each on its own,
 without grading).
 """
+
 import json
 import os
 import zipfile
@@ -30,7 +31,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 # covers a hidden file with /dev/null: a write there goes nowhere, and counts only if it can be read back.
 CONTAINER_SPY = (
     "import os, pathlib, socket\nleaks = []\n"
-    "for path in ['{root}/results/results.json', '{root}/submission_metadata.json', '{kit}/grader/exercises/basics.py',\n"
+    "for path in ['{root}/results/results.json', '{root}/submission_metadata.json', "
+    "'{kit}/grader/exercises/basics.py',\n"
     "             '{kit}/grader/reference/basics.py', '{kit}/solutions/self_attention/01_attention_basics.ipynb',\n"
     "             '{kit}/gradebook.db']:\n"
     "    try:\n        leaks += ['read ' + path] if pathlib.Path(path).read_bytes() else []\n"
@@ -47,19 +49,34 @@ CONTAINER_SPY = (
     "try:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n    leaks.append('network')\n"
     "except OSError:\n    pass\n"
     "print('leaks:', leaks)\n"
-    "if leaks:\n" + "".join("    " + line + "\n" for line in RIGHT.splitlines()) +
-    "else:\n" + "".join("    " + line + "\n" for line in WRONG.splitlines()))
-STEPS, NUMPY, CAUSAL, HEADS = ("02_self_attention_step_by_step.ipynb", "03_attention_in_numpy.ipynb",
-                               "04_causal_self_attention.ipynb", "05_multi_head_attention.ipynb")
+    "if leaks:\n"
+    + "".join("    " + line + "\n" for line in RIGHT.splitlines())
+    + "else:\n"
+    + "".join("    " + line + "\n" for line in WRONG.splitlines())
+)
+STEPS, NUMPY, CAUSAL, HEADS = (
+    "02_self_attention_step_by_step.ipynb",
+    "03_attention_in_numpy.ipynb",
+    "04_causal_self_attention.ipynb",
+    "05_multi_head_attention.ipynb",
+)
 SOLUTIONS = "source/kit/solutions/self_attention"  # in the container, under its root
 ONE_OF_EACH_OUTCOME = {"memory": "memorybomb", "crashed": "exiter", "timeout": "loopcall", "malformed": "pipe"}
 # Where each attack goes in the one submission: {attack: (notebook, the exercise it answers)}. The grader grades each
 # notebook on its own, and no other exercise uses these, so the rest of each notebook must score in full.
-AIMED = {"container_spy": (BASICS, "attention_scores"), "exiter": (STEPS, "weighted_values"),
-         "memorybomb": (NUMPY, "qkv"), "loopcall": (CAUSAL, "causal_average_matmul"),
-         "pipe": (HEADS, "MultiHeadAttention")}
-TOLD = {"memory": "ran out of memory", "crashed": "crashed", "timeout": "ran out of time",
-        "malformed": "tampered with the grader"}
+AIMED = {
+    "container_spy": (BASICS, "attention_scores"),
+    "exiter": (STEPS, "weighted_values"),
+    "memorybomb": (NUMPY, "qkv"),
+    "loopcall": (CAUSAL, "causal_average_matmul"),
+    "pipe": (HEADS, "MultiHeadAttention"),
+}
+TOLD = {
+    "memory": "ran out of memory",
+    "crashed": "crashed",
+    "timeout": "ran out of time",
+    "malformed": "tampered with the grader",
+}
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +85,12 @@ def attacks(course, autograder, roots):
     base = roots / "attacks"
     root = base / "attacks"
     spy = CONTAINER_SPY.format(root=root, kit=root / "source" / "kit")
-    notebooks = {notebook: nbformat.writes(submission(
-        course, {exercise: spy if name == "container_spy" else aimed(course, name)}, notebook=notebook))
-        for name, (notebook, exercise) in AIMED.items()}
+    notebooks = {
+        notebook: nbformat.writes(
+            submission(course, {exercise: spy if name == "container_spy" else aimed(course, name)}, notebook=notebook)
+        )
+        for name, (notebook, exercise) in AIMED.items()
+    }
     return run_all(autograder, base, {"attacks": notebooks, "upload_links": upload_links(course)})
 
 
@@ -92,9 +112,15 @@ def upload_links(course):
     """Every notebook but 04 is something other than the student's own file: a link to the solutions or a hard
     link (24 and 21 points before uploads were read as data), /etc/passwd, a linked folder, a zip bomb."""
     bomb = nbformat.writes(submission(course, notebook=HEADS)) + " " * (8 << 20)  # 8 MB of spaces compress to 8 kB
-    return {BASICS: _link(f"{SOLUTIONS}/{BASICS}"), STEPS: _hard_link(f"{SOLUTIONS}/{STEPS}"),
-            NUMPY: _link("/etc/passwd"), "linked": _link(SOLUTIONS), "copy": _link("submission/mine"),
-            f"mine/{CAUSAL}": nbformat.writes(submission(course, notebook=CAUSAL)), "hw.zip": _zip({HEADS: bomb})}
+    return {
+        BASICS: _link(f"{SOLUTIONS}/{BASICS}"),
+        STEPS: _hard_link(f"{SOLUTIONS}/{STEPS}"),
+        NUMPY: _link("/etc/passwd"),
+        "linked": _link(SOLUTIONS),
+        "copy": _link("submission/mine"),
+        f"mine/{CAUSAL}": nbformat.writes(submission(course, notebook=CAUSAL)),
+        "hw.zip": _zip({HEADS: bomb}),
+    }
 
 
 def _link(target):
@@ -110,6 +136,7 @@ def _zip(files):
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, text in files.items():
                 archive.writestr(name, text)
+
     return write
 
 
@@ -122,12 +149,16 @@ def test_every_outcome_the_sandbox_reports_is_tried():
 def test_attacks_score_nothing_through_run_autograder(course, attacks, attack):
     results, _ = attacks["attacks"]
     notebook, exercise = AIMED[attack]
-    tests = {t["name"].removesuffix(f" ({notebook})"): t for t in results["tests"]
-             if "score" in t and t["name"].endswith(f" ({notebook})")}
+    tests = {
+        t["name"].removesuffix(f" ({notebook})"): t
+        for t in results["tests"]
+        if "score" in t and t["name"].endswith(f" ({notebook})")
+    }
     assert tests[exercise]["score"] == 0
     others = {name: t["score"] for name, t in tests.items() if name != exercise}
-    assert others == {name: points for name, points in Course.at(course).released_exercises()[notebook]
-                      if name != exercise}  # the rest of the notebook in full
+    assert others == {
+        name: points for name, points in Course.at(course).released_exercises()[notebook] if name != exercise
+    }  # the rest of the notebook in full
     assert "secret" not in json.dumps(results)
     status = ATTACKS.get(attack, ("", "graded"))[1]
     if status != "graded":

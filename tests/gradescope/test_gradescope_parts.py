@@ -1,4 +1,5 @@
 """The Gradescope autograder's small parts, without grading: finding the uploaded notebooks, the writers."""
+
 import json
 
 import nbformat
@@ -30,8 +31,9 @@ def test_notebooks_are_found_in_any_folder_by_name(tmp_path):
     _notebook(tmp_path / "hw" / ".ipynb_checkpoints" / "02_steps.ipynb", "c_test")
     found = find(tmp_path, RELEASED)
     assert found.notebooks == {"01_basics.ipynb": first.read_bytes()}
-    assert found.messages == ["No notebook 02_steps.ipynb was found in your submission: its exercises score 0. "
-                              "Upload it with that name."]
+    assert found.messages == [
+        "No notebook 02_steps.ipynb was found in your submission: its exercises score 0. Upload it with that name."
+    ]
 
 
 def test_a_renamed_notebook_is_graded_by_its_test_cells_and_the_student_told(tmp_path):
@@ -54,9 +56,11 @@ def test_a_second_copy_is_not_graded_twice(tmp_path):
     assert any("old/01_basics.ipynb is not one of" in m for m in found.messages)
 
 
-TESTS = [Entry("a (01.ipynb)", "1.1", 2.0, 4.0, "hidden words", True, "visible words", False),
-         Entry("t (01.ipynb)", "1.2", 1.0, 1.0, "output", False),
-         Entry("essay (01.ipynb)", "1.3", None, 3.0, "", False)]
+TESTS = [
+    Entry("a (01.ipynb)", "1.1", 2.0, 4.0, "hidden words", True, "visible words", False),
+    Entry("t (01.ipynb)", "1.2", 1.0, 1.0, "output", False),
+    Entry("essay (01.ipynb)", "1.3", None, 3.0, "", False),
+]
 
 
 def test_gradescope_results_hide_hidden_checks_until_published():
@@ -73,8 +77,13 @@ def test_prairielearn_results_score_from_0_to_1_and_show_visible_words_only():
     results = prairielearn(TESTS, ["<p>a &amp; b</p>"], 3.0, {})
     assert results["gradable"] is True and results["score"] == 3.0 / 5.0
     assert results["message"] == "a & b"
-    assert results["tests"][0] == {"name": "a (01.ipynb)", "points": 2.0, "max_points": 4.0, "message": "",
-                                   "output": "visible words"}
+    assert results["tests"][0] == {
+        "name": "a (01.ipynb)",
+        "points": 2.0,
+        "max_points": 4.0,
+        "message": "",
+        "output": "visible words",
+    }
     assert "hidden words" not in json.dumps(results)
 
 
@@ -84,8 +93,9 @@ def test_prairielearn_results_stay_under_a_megabyte():
     assert len(json.dumps(results, indent=1)) < 1 << 20 and results["tests"][0]["output"].startswith("\u00e9")
 
 
-def test_a_submission_that_cannot_be_graded_gets_a_plain_message_and_instructors_the_error(tmp_path, monkeypatch,
-                                                                                         capsys):
+def test_a_submission_that_cannot_be_graded_gets_a_plain_message_and_instructors_the_error(
+    tmp_path, monkeypatch, capsys
+):
     monkeypatch.setenv("AUTOGRADER_ROOT", str(tmp_path))  # no zip unpacked there: grading cannot start
     run.main([])
     results = json.loads((tmp_path / "results" / "results.json").read_text())

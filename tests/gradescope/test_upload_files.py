@@ -3,6 +3,7 @@
 A link (to the zip's solutions, to a system file, to another folder of the upload), a hard link, a pipe or a zip
 bomb is refused with a sentence for the student, and the upload's other notebooks are still found.
 """
+
 import json
 import os
 import zipfile
@@ -46,8 +47,11 @@ def test_links_to_files_are_refused_and_the_other_notebook_found(solutions, uplo
     mine = _notebook(upload / "02_steps.ipynb", "c_test")
     found = find(upload, RELEASED)
     assert found.notebooks == {"02_steps.ipynb": mine.read_bytes()}
-    assert _said(found, "01_basics.ipynb is a link to another file or folder, not a file you wrote: "
-                        "it was not graded. Upload the notebook itself.")
+    assert _said(
+        found,
+        "01_basics.ipynb is a link to another file or folder, not a file you wrote: "
+        "it was not graded. Upload the notebook itself.",
+    )
     assert _said(found, "passwd.ipynb is a link")
     assert not _said(found, "No notebook 01_basics.ipynb")  # the link's sentence says it all
 
@@ -66,8 +70,11 @@ def test_a_hard_link_is_refused(solutions, upload):
     os.link(solutions / "01_basics.ipynb", upload / "01_basics.ipynb")
     found = find(upload, RELEASED)
     assert found.notebooks == {}
-    assert _said(found, "01_basics.ipynb is a second name for another file (a hard link), not a file you wrote: "
-                        "it was not graded. Upload the notebook itself.")
+    assert _said(
+        found,
+        "01_basics.ipynb is a second name for another file (a hard link), not a file you wrote: "
+        "it was not graded. Upload the notebook itself.",
+    )
 
 
 def test_a_pipe_is_neither_opened_nor_waited_for(upload):

@@ -1,6 +1,7 @@
 """A course as nbgrader leaves it after grading, built in seconds (no notebook is run), for the passback tests:
 a late penalty, a manual grade that overrides the autograded one, a cell waiting for a manual grade, a student who
 handed in nothing, one the LMS does not list; and the kit's LTI key pair in it."""
+
 import shutil
 
 from nbgrader.api import Gradebook
@@ -16,14 +17,22 @@ from ..course_builder import submit
 A, NOTEBOOK = "self_attention", "01_attention_basics"
 # (student, e-mail, auto score of the test cell /6, manual score of the written answer /4 or None: waiting,
 # the test cell's manual score or None, late penalty); dee hands in nothing.
-HANDED_IN = [("ana", "ana@uni.example", 5, 3, None, 2.0), ("ben", "ben@uni.example", 2, 4, 5, 0.0),
-             ("cas", "cas@uni.example", 4, None, None, 0.0), ("eve", "eve@uni.example", 6, 4, None, 0.0),
-             ("fay", "fay@home.example", 3, 1, None, 0.0)]
-MEMBERS = [member("sub-ana", "Ana Lima", "ANA@uni.example"), member("sub-ben", "Ben Okoro", "ben@uni.example"),
-           member("sub-cas", "Cas Vries", "cas@uni.example"), member("sub-dee", "Dee Park", "dee@uni.example"),
-           member("sub-fay", "Fay Wong", "fay.wong@uni.example"),
-           member("sub-zed", "Zed Amari", "zed@uni.example", sis_id="zed"),
-           member("sub-teacher", "Tia Cher", "tia@uni.example", roles=[INSTRUCTOR])]
+HANDED_IN = [
+    ("ana", "ana@uni.example", 5, 3, None, 2.0),
+    ("ben", "ben@uni.example", 2, 4, 5, 0.0),
+    ("cas", "cas@uni.example", 4, None, None, 0.0),
+    ("eve", "eve@uni.example", 6, 4, None, 0.0),
+    ("fay", "fay@home.example", 3, 1, None, 0.0),
+]
+MEMBERS = [
+    member("sub-ana", "Ana Lima", "ANA@uni.example"),
+    member("sub-ben", "Ben Okoro", "ben@uni.example"),
+    member("sub-cas", "Cas Vries", "cas@uni.example"),
+    member("sub-dee", "Dee Park", "dee@uni.example"),
+    member("sub-fay", "Fay Wong", "fay.wong@uni.example"),
+    member("sub-zed", "Zed Amari", "zed@uni.example", sis_id="zed"),
+    member("sub-teacher", "Tia Cher", "tia@uni.example", roles=[INSTRUCTOR]),
+]
 
 
 def graded_course(folder, empty_gradebook):
@@ -55,8 +64,9 @@ def graded_course(folder, empty_gradebook):
 def gradebook_totals(course):
     """{student: score less late penalty}, read with nbgrader's own API, for whoever handed in."""
     with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
-        return {s.student.id: max(0.0, s.score - s.late_submission_penalty)
-                for s in book.find_assignment(A).submissions}
+        return {
+            s.student.id: max(0.0, s.score - s.late_submission_penalty) for s in book.find_assignment(A).submissions
+        }
 
 
 def run(capsys, *argv):

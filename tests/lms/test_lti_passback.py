@@ -4,6 +4,7 @@ lti1p3platform) over HTTP on 127.0.0.1, with real signed tokens and a key pair m
 The course's gradebook is filled as nbgrader leaves it after grading (scores, a manual grade, a late penalty, a
 cell waiting for a manual grade, a student who handed in nothing), without running notebooks: seconds, not
 minutes. ``demo --lti`` runs the same commands on the demo class, graded for real."""
+
 import json
 import shutil
 import time
@@ -21,7 +22,7 @@ from grader.lms.ledger import LEDGER
 from grader.lms.people import LmsUser
 from grader.lms.test_platform import CONTEXT, LEARNER, LINEITEM_READ, SCORE, TestPlatform, member
 
-from .graded_course import A, MEMBERS, NOTEBOOK, gradebook_totals, graded_course, run
+from .graded_course import MEMBERS, NOTEBOOK, A, gradebook_totals, graded_course, run
 
 pytestmark = pytest.mark.slow  # each test starts a platform and runs a command a few times: 1 to 5 s each
 
@@ -55,11 +56,14 @@ def test_each_posted_score_is_the_gradebooks_total_less_the_late_penalty(course,
     assert refusal is None, refusal
     [(item_id, item)] = platform.lineitems.items()
     assert (item["label"], item["scoreMaximum"], item["tag"]) == (A, 10, f"nbgrader:{A}")
-    posted = {user: (s["scoreGiven"], s["scoreMaximum"], s["activityProgress"], s["gradingProgress"])
-              for user, s in platform.posted(item_id).items()}
+    posted = {
+        user: (s["scoreGiven"], s["scoreMaximum"], s["activityProgress"], s["gradingProgress"])
+        for user, s in platform.posted(item_id).items()
+    }
     totals = gradebook_totals(course)
-    assert posted == {f"sub-{student}": (totals[student], 10, "Completed", "FullyGraded")
-                      for student in ("ana", "ben", "fay")}
+    assert posted == {
+        f"sub-{student}": (totals[student], 10, "Completed", "FullyGraded") for student in ("ana", "ben", "fay")
+    }
     assert posted["sub-ana"][0] == 6 and posted["sub-ben"][0] == 9  # a late penalty off; the manual grade wins
     assert "posted 3 scores to line item" in out
     assert "cas: waiting for a manual grade in formgrader" in out
@@ -76,8 +80,10 @@ def test_the_ledger_keeps_each_post_and_a_second_run_posts_only_what_changed(cou
     [(place, students)] = ledger["posts"].items()
     assert place == f"lti {next(iter(platform.lineitems))}"
     assert {s: (e["posted"]["user"], e["posted"]["score"], e["posted"]["answer"]) for s, e in students.items()} == {
-        "ana": ("sub-ana", 6.0, "201 Created"), "ben": ("sub-ben", 9.0, "201 Created"),
-        "fay": ("sub-fay", 4.0, "201 Created")}
+        "ana": ("sub-ana", 6.0, "201 Created"),
+        "ben": ("sub-ben", 9.0, "201 Created"),
+        "fay": ("sub-fay", 4.0, "201 Created"),
+    }
     out, _ = run(capsys, "passback", "--lti", "--course", str(course))
     assert len(platform.received) == first and "posted 0 scores" in out and "3 unchanged" in out
     with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
@@ -95,8 +101,11 @@ def test_a_dry_run_says_what_it_would_post_and_posts_nothing(course, platform, c
     assert not platform.lineitems and not platform.received
     assert not (course / "grading" / A / LEDGER).exists()
     rows = [line.split() for line in out.splitlines() if line.strip().startswith(("ana", "ben", "fay"))]
-    assert rows == [["ana", "sub-ana", "6", "/", "10"], ["ben", "sub-ben", "9", "/", "10"],
-                    ["fay", "sub-fay", "4", "/", "10"]]
+    assert rows == [
+        ["ana", "sub-ana", "6", "/", "10"],
+        ["ben", "sub-ben", "9", "/", "10"],
+        ["fay", "sub-fay", "4", "/", "10"],
+    ]
     assert "would post 3 scores to a new line item" in out
 
 
@@ -115,7 +124,8 @@ def test_not_handed_in_is_posted_as_zero_only_with_the_flag(course, platform, ca
 
 
 def test_a_student_the_platform_does_not_know_is_listed_as_refused_and_posted_next_time(
-        course, platform, capsys, monkeypatch):
+    course, platform, capsys, monkeypatch
+):
     listed = lti.LtiCourse.users
     gone = LmsUser("sub-gone", "Eve", "eve@uni.example")  # listed by the LMS, then dropped from the course
     monkeypatch.setattr(lti.LtiCourse, "users", lambda self: listed(self) + [gone])
@@ -145,22 +155,29 @@ def test_a_network_failure_half_way_loses_nothing(course, platform, capsys):
 def another_key():
     """The public key set of a key pair that is not the kit's."""
     pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     return public_jwks(pem.decode())
 
 
 def secrets_of(course, platform):
     key = (course / "lti" / "private_key.pem").read_text()
     body = "".join(key.splitlines()[1:-1])
-    return [body[i:i + 24] for i in range(0, len(body) - 24, 24)] + platform.issued
+    return [body[i : i + 24] for i in range(0, len(body) - 24, 24)] + platform.issued
 
 
-@pytest.mark.parametrize("change, says", [
-    (lambda p: p.tool_jwks.update(another_key()), "the LMS refused the kit's token request (401 Unauthorized: the client assertion is not signed by the "
-     "tool's registered key): check c.LtiPassback.client_id"),
-    (lambda p: setattr(p, "client_id", "another-tool"), "the LMS refused the kit's token request (401"),
-    (lambda p: p.scopes.discard(SCORE), "(400 Bad Request: a scope asked for is not granted to this tool)"),
-])
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        (
+            lambda p: p.tool_jwks.update(another_key()),
+            "the LMS refused the kit's token request (401 Unauthorized: the client assertion is not signed by the "
+            "tool's registered key): check c.LtiPassback.client_id",
+        ),
+        (lambda p: setattr(p, "client_id", "another-tool"), "the LMS refused the kit's token request (401"),
+        (lambda p: p.scopes.discard(SCORE), "(400 Bad Request: a scope asked for is not granted to this tool)"),
+    ],
+)
 def test_a_wrong_key_or_registration_stops_with_one_line_and_no_secret(course, platform, capsys, change, says):
     change(platform)
     platform.config._registration = None  # the platform reads its registration again
@@ -169,16 +186,27 @@ def test_a_wrong_key_or_registration_stops_with_one_line_and_no_secret(course, p
     assert "Traceback" not in out and not any(secret in out + refusal for secret in secrets_of(course, platform))
 
 
-@pytest.mark.parametrize("setting, value, says", [
-    ("token_url", "http://127.0.0.1:9/token", "cannot reach the LMS's token URL http://127.0.0.1:9/token (connection"
-                                               " error): check c.LtiPassback.token_url"),
-    ("lineitems_url", "{base}/contexts/course-9/lineitems", "lineitems answered 404 Not Found"),
-    ("lineitems_url", "{base}/contexts/course-9/lineitems", "check c.LtiPassback.lineitems_url"),
-    ("token_url", "{base}/tokens", "the token URL {base}/tokens answered 404 Not Found: check c.LtiPassback.token_url"),
-    ("token_url", "{base}/jwks", "the token URL {base}/jwks answered with no access token"),
-    ("token_url", "http://lms.example.edu/token", "is plain http"),
-    ("private_key_path", "lti/none.pem", "no LTI private key at"),
-])
+@pytest.mark.parametrize(
+    "setting, value, says",
+    [
+        (
+            "token_url",
+            "http://127.0.0.1:9/token",
+            "cannot reach the LMS's token URL http://127.0.0.1:9/token (connection"
+            " error): check c.LtiPassback.token_url",
+        ),
+        ("lineitems_url", "{base}/contexts/course-9/lineitems", "lineitems answered 404 Not Found"),
+        ("lineitems_url", "{base}/contexts/course-9/lineitems", "check c.LtiPassback.lineitems_url"),
+        (
+            "token_url",
+            "{base}/tokens",
+            "the token URL {base}/tokens answered 404 Not Found: check c.LtiPassback.token_url",
+        ),
+        ("token_url", "{base}/jwks", "the token URL {base}/jwks answered with no access token"),
+        ("token_url", "http://lms.example.edu/token", "is plain http"),
+        ("private_key_path", "lti/none.pem", "no LTI private key at"),
+    ],
+)
 def test_a_wrong_url_or_key_path_names_the_setting_to_fix(course, platform, capsys, setting, value, says):
     with open(course / CONFIG, "a") as config:
         config.write(f"c.LtiPassback.{setting} = {value.format(base=platform.base)!r}\n")
@@ -188,8 +216,10 @@ def test_a_wrong_url_or_key_path_names_the_setting_to_fix(course, platform, caps
 
 def test_a_missing_setting_is_named(course, capsys):
     out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
-    assert refusal == (f"python -m grader passback: no c.LtiPassback.issuer in {course / CONFIG}: add it, as the "
-                       "LMS shows it (README: Grades into the LMS)")
+    assert refusal == (
+        f"python -m grader passback: no c.LtiPassback.issuer in {course / CONFIG}: add it, as the "
+        "LMS shows it (README: Grades into the LMS)"
+    )
 
 
 def test_an_expired_access_token_is_asked_for_again(course, capsys):
@@ -215,8 +245,12 @@ def test_roster_adds_matches_and_lists_whom_it_cannot(course, platform, capsys):
     assert "in the gradebook, not in the LMS's roster: eve" in out and "Tia" not in out
     with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
         zed, ana = book.find_student("zed"), book.find_student("ana")
-        assert (zed.first_name, zed.last_name, zed.email, zed.lms_user_id) == ("Zed", "Amari", "zed@uni.example",
-                                                                               "sub-zed")
+        assert (zed.first_name, zed.last_name, zed.email, zed.lms_user_id) == (
+            "Zed",
+            "Amari",
+            "zed@uni.example",
+            "sub-zed",
+        )
         assert (ana.email, ana.lms_user_id) == ("ana@uni.example", "sub-ana")
 
 
@@ -245,15 +279,23 @@ def test_the_platform_answers_401_for_an_expired_or_garbled_token_and_403_withou
     read_only = token(platform, course, LINEITEM_READ)
     made = f"{url}/1"
     platform.lineitems[made] = {"id": made, "label": A, "scoreMaximum": 10}
-    score = {"userId": "sub-ana", "scoreGiven": 1, "scoreMaximum": 10, "activityProgress": "Completed",
-             "gradingProgress": "FullyGraded", "timestamp": lti.now()}
+    score = {
+        "userId": "sub-ana",
+        "scoreGiven": 1,
+        "scoreMaximum": 10,
+        "activityProgress": "Completed",
+        "gradingProgress": "FullyGraded",
+        "timestamp": lti.now(),
+    }
     post = lambda bearer, body: requests.post(  # noqa: E731
-        f"{made}/scores", data=json.dumps(body), timeout=5,
-        headers={"Authorization": f"Bearer {bearer}", "Content-Type": "application/vnd.ims.lis.v1.score+json"})
+        f"{made}/scores",
+        data=json.dumps(body),
+        timeout=5,
+        headers={"Authorization": f"Bearer {bearer}", "Content-Type": "application/vnd.ims.lis.v1.score+json"},
+    )
     assert post(read_only, score).status_code == 403 and not platform.received
     full = token(platform, course, SCORE)
-    for wrong in ({"scoreGiven": -1}, {"activityProgress": "Done"}, {"timestamp": "yesterday"},
-                  {"scoreMaximum": 0}):
+    for wrong in ({"scoreGiven": -1}, {"activityProgress": "Done"}, {"timestamp": "yesterday"}, {"scoreMaximum": 0}):
         assert post(full, {**score, **wrong}).status_code == 400
     assert post(full, score).status_code == 201
     assert post(full, score).status_code == 409  # the same timestamp again: not newer than the last
@@ -261,11 +303,15 @@ def test_the_platform_answers_401_for_an_expired_or_garbled_token_and_403_withou
 
 def test_the_platforms_line_item_list_is_a_bare_array_paged_by_link(course, platform):
     for n in range(3):
-        platform.lineitems[f"{platform.lineitems_url}/{n}"] = {"id": f"{platform.lineitems_url}/{n}",
-                                                              "label": f"item {n}", "scoreMaximum": 1}
+        platform.lineitems[f"{platform.lineitems_url}/{n}"] = {
+            "id": f"{platform.lineitems_url}/{n}",
+            "label": f"item {n}",
+            "scoreMaximum": 1,
+        }
     bearer = token(platform, course, LINEITEM_READ)
-    answer = requests.get(platform.lineitems_url, params={"limit": 2}, timeout=5,
-                          headers={"Authorization": f"Bearer {bearer}"})
+    answer = requests.get(
+        platform.lineitems_url, params={"limit": 2}, timeout=5, headers={"Authorization": f"Bearer {bearer}"}
+    )
     assert isinstance(answer.json(), list) and len(answer.json()) == 2
     assert answer.links["next"]["url"] == f"{platform.lineitems_url}?limit=2&page=2"
     assert answer.headers["Content-Type"] == "application/vnd.ims.lis.v2.lineitemcontainer+json"
@@ -273,4 +319,5 @@ def test_the_platforms_line_item_list_is_a_bare_array_paged_by_link(course, plat
 
 def test_learners_only(course, platform):
     assert {u.user_id for u in lti.LtiCourse(Course.at(course)).users()} == {
-        m["user_id"] for m in MEMBERS if LEARNER in m["roles"]}
+        m["user_id"] for m in MEMBERS if LEARNER in m["roles"]
+    }

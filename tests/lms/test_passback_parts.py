@@ -1,5 +1,6 @@
 """The parts of ``passback`` that need no LMS: who has no grade yet and why, matching students to LMS users, the
 ledger, the course's LMS settings and the kit's key pair."""
+
 import json
 import os
 import shutil
@@ -22,19 +23,33 @@ from ..conftest import ROOT
 
 
 def notebook(status, *cells, name="01.ipynb"):
-    return NotebookGrade("ana", name, status, None, 0.0, 10.0, cells=[
-        CellGrade(f"c{n}", "test", None, 5.0, cell, None) for n, cell in enumerate(cells)])
+    return NotebookGrade(
+        "ana",
+        name,
+        status,
+        None,
+        0.0,
+        10.0,
+        cells=[CellGrade(f"c{n}", "test", None, 5.0, cell, None) for n, cell in enumerate(cells)],
+    )
 
 
-@pytest.mark.parametrize("notebooks, reason", [
-    ([notebook("missing", "missing"), notebook("missing", "missing", name="02.ipynb")], "not handed in"),
-    ([notebook("graded", "graded", "by_hand"), notebook("missing", "missing", name="02.ipynb")], None),
-    ([notebook("graded", "graded", "needs_manual")], "waiting for a manual grade in formgrader (01.ipynb)"),
-    ([notebook("graded", "needs_manual"), notebook("timeout", "timeout", name="02.ipynb")],
-     "could not be graded: 02.ipynb timed out, regrade or grade by hand"),
-    ([notebook("invalid")], "could not be graded: 01.ipynb the file is not a readable notebook, ask for a new copy "
-                            "or grade by hand"),
-])
+@pytest.mark.parametrize(
+    "notebooks, reason",
+    [
+        ([notebook("missing", "missing"), notebook("missing", "missing", name="02.ipynb")], "not handed in"),
+        ([notebook("graded", "graded", "by_hand"), notebook("missing", "missing", name="02.ipynb")], None),
+        ([notebook("graded", "graded", "needs_manual")], "waiting for a manual grade in formgrader (01.ipynb)"),
+        (
+            [notebook("graded", "needs_manual"), notebook("timeout", "timeout", name="02.ipynb")],
+            "could not be graded: 02.ipynb timed out, regrade or grade by hand",
+        ),
+        (
+            [notebook("invalid")],
+            "could not be graded: 01.ipynb the file is not a readable notebook, ask for a new copy or grade by hand",
+        ),
+    ],
+)
 def test_a_student_without_a_final_total_says_why(notebooks, reason):
     assert why_no_score(notebooks) == reason
 
@@ -44,18 +59,35 @@ def total(student, email="", lms_user_id="", identity=None):
 
 
 def test_students_are_matched_by_lms_id_then_e_mail_then_login_as_collect_does():
-    users = [LmsUser("11", "Ana", "ana@x.edu"), LmsUser("12", "Ben", "BEN@x.edu"),
-             LmsUser("13", "Cas", None, login_id="cas"), LmsUser("14", "Dee", "dee@x.edu"),
-             LmsUser("15", "Dee Too", "dee@x.edu")]
-    found, missing = match([total("ana", lms_user_id="99", identity={"lms": "canvas", "user_id": "11"}),
-                            total("ben", email="ben@x.edu"), total("cas"), total("dee", email="dee@x.edu"),
-                            total("eve", email="eve@x.edu"), total("fay", lms_user_id="12")], users, "canvas")
+    users = [
+        LmsUser("11", "Ana", "ana@x.edu"),
+        LmsUser("12", "Ben", "BEN@x.edu"),
+        LmsUser("13", "Cas", None, login_id="cas"),
+        LmsUser("14", "Dee", "dee@x.edu"),
+        LmsUser("15", "Dee Too", "dee@x.edu"),
+    ]
+    found, missing = match(
+        [
+            total("ana", lms_user_id="99", identity={"lms": "canvas", "user_id": "11"}),
+            total("ben", email="ben@x.edu"),
+            total("cas"),
+            total("dee", email="dee@x.edu"),
+            total("eve", email="eve@x.edu"),
+            total("fay", lms_user_id="12"),
+        ],
+        users,
+        "canvas",
+    )
     assert {s: (u.user_id, how) for s, (u, how) in found.items()} == {
-        "ana": ("11", "by LMS id"), "cas": ("13", "by login")}
-    assert missing == {"dee": "2 LMS users match e-mail",
-                       "eve": "not in the LMS's roster (no user with the student's LMS id, e-mail or login)",
-                       "ben": "the LMS user 12 matches 2 students (ben, fay)",
-                       "fay": "the LMS user 12 matches 2 students (ben, fay)"}
+        "ana": ("11", "by LMS id"),
+        "cas": ("13", "by login"),
+    }
+    assert missing == {
+        "dee": "2 LMS users match e-mail",
+        "eve": "not in the LMS's roster (no user with the student's LMS id, e-mail or login)",
+        "ben": "the LMS user 12 matches 2 students (ben, fay)",
+        "fay": "the LMS user 12 matches 2 students (ben, fay)",
+    }
 
 
 def test_the_ledger_is_written_at_each_answer_and_knows_what_is_unchanged(tmp_path):
@@ -94,8 +126,11 @@ def test_a_setting_that_is_missing_or_not_https_is_named(course):
 def test_a_token_comes_from_the_environment_only(course, monkeypatch):
     rest = config.CanvasPassback()
     monkeypatch.delenv("CANVAS_TOKEN", raising=False)
-    with pytest.raises(UsageError, match=r"^the environment variable CANVAS_TOKEN \(c.CanvasPassback.token_env\) "
-                                         "is empty"):
+    with pytest.raises(
+        UsageError,
+        match=r"^the environment variable CANVAS_TOKEN \(c.CanvasPassback.token_env\) "
+        "is empty",
+    ):
         config.token(rest)
     monkeypatch.setenv("CANVAS_TOKEN", "s3cret")
     assert config.token(rest) == "s3cret"

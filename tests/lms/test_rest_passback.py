@@ -1,6 +1,7 @@
 """``passback --canvas`` and ``--moodle``: the same plan, ledger and lists as ``--lti``, through helper clients
 (grader/lms/canvas_api.py, moodle_api.py, tested against each API's documented contract in their own modules),
 here replaced by fakes that keep what they were given; and the LTI key kept out of what students get."""
+
 import io
 import json
 import shutil
@@ -21,12 +22,17 @@ from .graded_course import A, gradebook_totals, graded_course, run
 pytestmark = pytest.mark.slow  # builds a gradebook; the last test releases a course
 
 TOKEN = "7~s3cretCanvasToken"
-USERS = [LmsUser("101", "Ana Lima", "ana@uni.example"), LmsUser("102", "Ben Okoro", "ben@uni.example"),
-         LmsUser("106", "Fay Wong", "fay.wong@uni.example", login_id="fay"), LmsUser("107", "Gil", "gil@uni.example")]
+USERS = [
+    LmsUser("101", "Ana Lima", "ana@uni.example"),
+    LmsUser("102", "Ben Okoro", "ben@uni.example"),
+    LmsUser("106", "Fay Wong", "fay.wong@uni.example", login_id="fay"),
+    LmsUser("107", "Gil", "gil@uni.example"),
+]
 
 
 class FakeLms:
     """An LMS client as grader/lms/people.py's interface has it; refuses user 102, or its token."""
+
     made = []
 
     def __init__(self, url, token, course_id):
@@ -40,8 +46,7 @@ class FakeLms:
 
     def post(self, assignment_name, maximum, scores):
         self.posted.append((assignment_name, maximum, dict(scores)))
-        return {user: Outcome(user != "102", "200 OK" if user != "102" else "user is not enrolled")
-                for user in scores}
+        return {user: Outcome(user != "102", "200 OK" if user != "102" else "user is not enrolled") for user in scores}
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +59,9 @@ def course(template, tmp_path, monkeypatch):
     course = shutil.copytree(template, tmp_path / "course")
     with open(course / CONFIG, "a") as config:
         for kind in ("Canvas", "Moodle"):
-            config.write(f"c.{kind}Passback.url = 'https://{kind.lower()}.example.edu'\n"
-                         f"c.{kind}Passback.course_id = '42'\n")
+            config.write(
+                f"c.{kind}Passback.url = 'https://{kind.lower()}.example.edu'\nc.{kind}Passback.course_id = '42'\n"
+            )
     monkeypatch.setattr(canvas_api, "CanvasGrades", FakeLms)
     monkeypatch.setattr(moodle_api, "MoodleGrades", FakeLms)
     FakeLms.made = []
@@ -75,7 +81,10 @@ def test_rest_routes_share_the_plan_the_ledger_and_the_lists(course, capsys, mon
     assert "cas: waiting for a manual grade" in out and "eve: not in the LMS's roster" in out and TOKEN not in out
     ledger = json.loads((course / "grading" / A / "passback.json").read_text())
     assert set(ledger["posts"][f"{route} {route.title()} course 42 at https://{route}.example.edu"]) == {
-        "ana", "ben", "fay"}
+        "ana",
+        "ben",
+        "fay",
+    }
     run(capsys, "passback", f"--{route}", "--course", str(course))
     assert FakeLms.made[1].posted == [(A, 10, {"102": totals["ben"]})]  # only the refused one again
 
@@ -91,8 +100,10 @@ def test_a_missing_or_wrong_token_stops_in_one_line_without_it(course, capsys, m
 
 def test_without_a_route_passback_says_which_to_choose(course, capsys):
     _, refusal = run(capsys, "passback", "--course", str(course))
-    assert refusal == ("python -m grader passback: say which way into the LMS: --lti (an LTI 1.3 tool), --canvas "
-                       "(a Canvas token) or --moodle (a Moodle web-service token)")
+    assert refusal == (
+        "python -m grader passback: say which way into the LMS: --lti (an LTI 1.3 tool), --canvas "
+        "(a Canvas token) or --moodle (a Moodle web-service token)"
+    )
 
 
 def test_the_lti_private_key_never_reaches_the_release_or_the_student_zip(tmp_path):

@@ -1,4 +1,5 @@
 """What the notebooks teach: facts a student can check, and words a student can follow."""
+
 import re
 
 import nbformat
@@ -11,8 +12,11 @@ from ..conftest import SOLUTIONS
 
 def narrative(nb):
     """The markdown and the given code: what a student reads, without the answers and the checks."""
-    return [cell.source for cell in nb.cells if not cell.metadata.get("nbgrader", {}).get("grade")
-            and not cell.metadata.get("nbgrader", {}).get("solution")]
+    return [
+        cell.source
+        for cell in nb.cells
+        if not cell.metadata.get("nbgrader", {}).get("grade") and not cell.metadata.get("nbgrader", {}).get("solution")
+    ]
 
 
 @pytest.fixture(scope="module", params=notebooks())

@@ -1,8 +1,9 @@
 """The solution notebooks: well formed for nbgrader, and they run clean from top to bottom."""
+
 import nbclient
-from nbgrader.utils import determine_grade
 import nbformat
 import pytest
+from nbgrader.utils import determine_grade
 
 from grader.checks.cells import defines
 from grader.checks.registry import exercise_of_grade_id, notebooks
@@ -22,8 +23,11 @@ grade.result()"""
 def nbgrader_cells(nb, *, grade=None, solution=None):
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
-        if meta and (grade is None or meta.get("grade") == grade) and (
-                solution is None or meta.get("solution") == solution):
+        if (
+            meta
+            and (grade is None or meta.get("grade") == grade)
+            and (solution is None or meta.get("solution") == solution)
+        ):
             yield cell, meta
 
 
@@ -46,14 +50,17 @@ def test_the_docs_give_the_test_cell_word_for_word():
     tutorial = ROOT / "docs" / "extending" / "tutorial-add-exercise.md"
     lines = [line.strip() for line in tutorial.read_text().splitlines()]
     cell = TEST_CELL.format(name="attend").splitlines()
-    assert any(lines[at:at + len(cell)] == cell for at in range(len(lines)))
+    assert any(lines[at : at + len(cell)] == cell for at in range(len(lines)))
 
 
 def test_each_solution_cell_defines_one_exercise_graded_below_it(notebook):
     _, nb = notebook
     tests = [exercise_of_grade_id(meta["grade_id"]) for _, meta in nbgrader_cells(nb, grade=True, solution=False)]
-    answers = [(cell, meta) for cell, meta in nbgrader_cells(nb, grade=False, solution=True)
-               if exercise_of_grade_id(meta["grade_id"] + "_test")]
+    answers = [
+        (cell, meta)
+        for cell, meta in nbgrader_cells(nb, grade=False, solution=True)
+        if exercise_of_grade_id(meta["grade_id"] + "_test")
+    ]
     assert [meta["grade_id"] for _, meta in answers] == tests
     for cell, meta in answers:
         assert "### BEGIN SOLUTION" in cell.source
@@ -72,11 +79,17 @@ def test_total_points_shown_at_the_top_of_the_released_notebook(notebook):
 @pytest.mark.slow
 def test_solution_runs_top_to_bottom_with_full_marks_and_no_stderr(notebook, kernels):
     name, nb = notebook
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", config=kernels,
-                                     resources={"metadata": {"path": str(SOLUTIONS)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", config=kernels, resources={"metadata": {"path": str(SOLUTIONS)}}
+    )
     client.execute()
-    problems = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs
-                if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
+    problems = [
+        (i, o)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")
+    ]
     assert problems == []
     for cell, meta in nbgrader_cells(nb, grade=True, solution=False):
         assert determine_grade(cell) == (meta["points"], meta["points"]), (name, meta["grade_id"])

@@ -1,5 +1,6 @@
 """Applying a regrade of one exercise (``--exercise``): only its cells of the autograded notebook and its entries of
 the grading record are replaced; the rest of the live notebook and record stay as they were."""
+
 import shutil
 
 import nbformat
@@ -20,13 +21,25 @@ def graded(folder, said, score):
     folder.mkdir()
     shutil.copy(ROOT / "nbgrader_config.py", folder)
     course = Course.at(folder)
-    cells = [new_code_cell(f"# {name}", metadata={"nbgrader": {"grade_id": f"{name}_test", "grade": True}},
-                           outputs=[new_output("stream", name="stdout", text=f"{said} {name}")])
-             for name in ("softmax_scores", "context_vector")]
+    cells = [
+        new_code_cell(
+            f"# {name}",
+            metadata={"nbgrader": {"grade_id": f"{name}_test", "grade": True}},
+            outputs=[new_output("stream", name="stdout", text=f"{said} {name}")],
+        )
+        for name in ("softmax_scores", "context_vector")
+    ]
     course.autograded("alice").mkdir(parents=True)
     nbformat.write(new_notebook(cells=cells), course.autograded("alice") / NOTEBOOK)
-    records.write(course, records.NotebookRecord("alice", "self_attention", NOTEBOOK, exercises=[
-        records.ExerciseRecord(name, score, 4.0) for name in ("softmax_scores", "context_vector")]))
+    records.write(
+        course,
+        records.NotebookRecord(
+            "alice",
+            "self_attention",
+            NOTEBOOK,
+            exercises=[records.ExerciseRecord(name, score, 4.0) for name in ("softmax_scores", "context_vector")],
+        ),
+    )
     return course
 
 

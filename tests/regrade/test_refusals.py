@@ -1,5 +1,6 @@
 """``regrade`` refuses, in one line and before it writes anything, a course with nothing graded and an undo with
 nothing applied."""
+
 import shutil
 
 import pytest

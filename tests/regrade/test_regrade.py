@@ -9,6 +9,7 @@ it; undo puts back each applied regrade in turn, the last first; the manual grad
 The commands that grade run in the copy. The feedback, the export and the undo read no check: they run in this
 process (``python -m grader``'s ``main``), whose grader is the copy's but for the tolerance, where a process of their
 own would cost seconds of imports each."""
+
 import csv
 import html
 import os
@@ -29,10 +30,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 ROUNDED = '''def softmax_scores(scores):
     """Weights, rounded to 5 decimals as the notebook prints them."""
     return (F.softmax(scores, dim=-1) * 1e5).round() / 1e5'''
-DIM0 = '''def softmax_scores(scores):
-    return F.softmax(scores, dim=0)'''
-CLASS = {"right": {}, "rounded": {"softmax_scores": ROUNDED}, "kept": {"softmax_scores": ROUNDED},
-         "wrong": {"softmax_scores": DIM0}}
+DIM0 = """def softmax_scores(scores):
+    return F.softmax(scores, dim=0)"""
+CLASS = {
+    "right": {},
+    "rounded": {"softmax_scores": ROUNDED},
+    "kept": {"softmax_scores": ROUNDED},
+    "wrong": {"softmax_scores": DIM0},
+}
 OTHER = "02_self_attention_step_by_step.ipynb"
 MANUAL = 1.5
 STRICT, LOOSE = (f"def _softmax_case(scores, expected, label, atol={atol}," for atol in ("1e-6", "1e-5"))
@@ -71,15 +76,21 @@ def set_tolerance(kit, old, new):
 def grades(kit):
     """{student: (score, auto_score, manual_score)} of softmax_scores' test cell, from the gradebook."""
     with Gradebook(f"sqlite:///{kit / 'gradebook.db'}") as book:
-        return {s: (g.score, g.auto_score, g.manual_score) for s in CLASS
-                for g in [book.find_grade(CELL, BASICS.removesuffix(".ipynb"), ASSIGNMENT, s)]}
+        return {
+            s: (g.score, g.auto_score, g.manual_score)
+            for s in CLASS
+            for g in [book.find_grade(CELL, BASICS.removesuffix(".ipynb"), ASSIGNMENT, s)]
+        }
 
 
 def seen(kit):
     """What students and the instructor see: each student's feedback page, grading record, autograded notebook, and
     the export."""
-    files = [kit / step / s / ASSIGNMENT / name for s in CLASS for step, name in
-             (("feedback", "01_attention_basics.html"), ("autograded", BASICS))]
+    files = [
+        kit / step / s / ASSIGNMENT / name
+        for s in CLASS
+        for step, name in (("feedback", "01_attention_basics.html"), ("autograded", BASICS))
+    ]
     files += [kit / "grading" / ASSIGNMENT / s / "01_attention_basics.json" for s in CLASS]
     files += [kit / "reports" / f"{ASSIGNMENT}_grades.csv"]
     return {path: path.read_bytes() for path in files}
@@ -87,13 +98,15 @@ def seen(kit):
 
 def exported(kit, student):
     with open(kit / "reports" / f"{ASSIGNMENT}_grades.csv", newline="") as sheet:
-        return next(row["score"] for row in csv.DictReader(sheet) if row["student"] == student
-                    and row["grade_id"] == CELL)
+        return next(
+            row["score"] for row in csv.DictReader(sheet) if row["student"] == student and row["grade_id"] == CELL
+        )
 
 
 def diff_rows(done):
-    folder = next(line.split("diff: ", 1)[1].split(" and ")[0] for line in done.stdout.splitlines()
-                  if line.startswith("diff: "))
+    folder = next(
+        line.split("diff: ", 1)[1].split(" and ")[0] for line in done.stdout.splitlines() if line.startswith("diff: ")
+    )
     with open(folder.replace("diff.html", "diff.csv"), newline="") as sheet:
         return folder, list(csv.DictReader(sheet))
 
@@ -112,15 +125,21 @@ def applied(kit, before):
 
 def test_the_class_was_graded_strictly(before):
     points = worth(BASICS, "softmax_scores")
-    assert before[0] == {"right": (points, points, None), "rounded": (0, 0, None), "kept": (MANUAL, 0, MANUAL),
-                         "wrong": (0, 0, None)}
+    assert before[0] == {
+        "right": (points, points, None),
+        "rounded": (0, 0, None),
+        "kept": (MANUAL, 0, MANUAL),
+        "wrong": (0, 0, None),
+    }
 
 
 def test_the_diff_names_exactly_the_students_whose_score_the_changed_check_changes(applied):
     folder, rows = diff_rows(applied[0])
     points = worth(BASICS, "softmax_scores")
-    assert sorted((r["student"], r["exercise"], float(r["before"]), float(r["after"])) for r in rows) == \
-        [("kept", "softmax_scores", MANUAL, MANUAL), ("rounded", "softmax_scores", 0, points)]
+    assert sorted((r["student"], r["exercise"], float(r["before"]), float(r["after"])) for r in rows) == [
+        ("kept", "softmax_scores", MANUAL, MANUAL),
+        ("rounded", "softmax_scores", 0, points),
+    ]
     why = {r["student"]: r["why"] for r in rows}
     assert why["rounded"].startswith("the check changed (part “random score vectors and matrices” 0/1 → 1/1")
     assert "a manual grade kept: 1.5 counts" in why["kept"] and why["kept"].startswith("the check changed")
@@ -193,9 +212,14 @@ def test_a_regrade_whose_feedback_fails_says_what_it_applied_and_is_undone(kit, 
 
 
 def run_failing(kit, *options):
-    done = subprocess.run([sys.executable, "-m", "grader", "regrade", "--course", str(kit), "--workers", "1",
-                           *options], cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True,
-                          text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "regrade", "--course", str(kit), "--workers", "1", *options],
+        cwd=kit,
+        env={**os.environ, "PYTHONPATH": str(kit)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode != 0, done.stdout
     return done
 
@@ -206,8 +230,13 @@ def test_the_feedback_step_writes_each_named_students_pages_when_nbgrader_fails_
     page = kit / "feedback" / "wrong" / ASSIGNMENT / "01_attention_basics.html"
     written = page.read_bytes()
     page.unlink()
-    done = subprocess.run([sys.executable, "-m", "grader.feedback.students", ASSIGNMENT, "--", "nobody", "wrong"],
-                          cwd=kit, env={**os.environ, "PYTHONPATH": str(kit)}, capture_output=True, text=True,
-                          timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader.feedback.students", ASSIGNMENT, "--", "nobody", "wrong"],
+        cwd=kit,
+        env={**os.environ, "PYTHONPATH": str(kit)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 1 and "generate_feedback failed for nobody" in done.stderr
     assert page.read_bytes() == written

@@ -3,9 +3,11 @@ as source in a string), a line of the hidden checks or of the references, a line
 
 The secrets are read from the instructor's files (the solution notebooks, ``grader/hidden/``,
 ``grader/reference/``, and each exercise module's hidden half: from its first ``# ---- hidden`` line to
-``PARTS``, and the parts marked ``hidden=True``), less the lines that the released notebooks show anyway:
-nothing in the student package can excuse itself.
+``PARTS``, and the parts marked ``hidden=True``), less the lines that students are shown anyway, read from the
+instructor's files as written: the released notebooks, the exercise modules' visible halves and the shipped
+checks (``grader/checks``, ``grader/selfcheck``). Nothing in the student package can excuse itself.
 """
+
 import ast
 import io
 import pathlib
@@ -28,8 +30,12 @@ def _notebooks(folder):
 
 def exercises():
     """The exercises' names: the grade_ids of the solution notebooks' answer cells."""
-    return {cell.metadata.nbgrader.grade_id for nb in _notebooks(SOLUTIONS) for cell in nb.cells
-            if cell.metadata.get("nbgrader", {}).get("solution")}
+    return {
+        cell.metadata.nbgrader.grade_id
+        for nb in _notebooks(SOLUTIONS)
+        for cell in nb.cells
+        if cell.metadata.get("nbgrader", {}).get("solution")
+    }
 
 
 def _own(line, shortest):
@@ -49,22 +55,42 @@ def _hidden_half(text):
     lines = text.splitlines()
     start = next(n for n, line in enumerate(lines, 1) if line.startswith("# ---- hidden"))
     parts = next(n for n, line in enumerate(lines, 1) if line.startswith("PARTS = {"))
-    marked = {n for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Call, ast.Starred))
-              and "hidden=True" in ast.unparse(node) and "Part(" in ast.unparse(node)[:30]
-              for n in range(node.lineno, node.end_lineno + 1)}
+    marked = {
+        n
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, (ast.Call, ast.Starred))
+        and "hidden=True" in ast.unparse(node)
+        and "Part(" in ast.unparse(node)[:30]
+        for n in range(node.lineno, node.end_lineno + 1)
+    }
     return set(range(start, parts)) | marked
+
+
+def _visible(modules):
+    """The stripped lines of the exercise modules' visible halves and of the shipped checks, as written."""
+    shipped = [path for folder in ("checks", "selfcheck") for path in (ROOT / "grader" / folder).glob("*.py")]
+    found = {line.strip() for path in shipped for line in path.read_text().splitlines()}
+    for path in modules:
+        text = path.read_text()
+        hidden = _hidden_half(text)
+        found |= {line.strip() for n, line in enumerate(text.splitlines(), 1) if n not in hidden}
+    return found
 
 
 def hidden_lines():
     """{line: where}: the lines of ``grader/hidden/``, ``grader/reference/`` and the exercise modules' hidden halves
     of ``HIDDEN_LINE`` characters or more that the released notebooks do not hold, boilerplate (``_own``) and
     import statements left out."""
-    released, found = _released(), {}
     modules = sorted((ROOT / "grader" / "exercises").glob("[!_]*.py"))
+    released, found = _released() | _visible(modules), {}
     for path in sorted(path for folder in HIDDEN for path in (ROOT / folder).rglob("*.py")) + modules:
         text = path.read_text()
-        imports = {n for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Import, ast.ImportFrom))
-                   for n in range(node.lineno, node.end_lineno + 1)}
+        imports = {
+            n
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for n in range(node.lineno, node.end_lineno + 1)
+        }
         hidden = _hidden_half(text) if path in modules else None
         for number, line in enumerate(text.splitlines(), 1):
             if hidden is not None and number not in hidden:
@@ -108,15 +134,18 @@ def sources(name, text):
         return [text], []
     if name.endswith(".ipynb"):
         cells = nbformat.reads(text, as_version=4).cells
-        return ([cell.source for cell in cells if cell.cell_type == "code"],
-                [cell.source for cell in cells if cell.cell_type != "code"])
+        return (
+            [cell.source for cell in cells if cell.cell_type == "code"],
+            [cell.source for cell in cells if cell.cell_type != "code"],
+        )
     return [], [text]
 
 
 def _tree(source):
     """The syntax tree of a module or a code cell, its IPython magics and shell commands left out."""
-    return ast.parse("\n".join("#" + line if line.lstrip().startswith(("%", "!")) else line
-                               for line in source.splitlines()))
+    return ast.parse(
+        "\n".join("#" + line if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+    )
 
 
 def _stub(node):
@@ -138,13 +167,20 @@ def leaks(files):
         lines = {line.strip() for part in code + prose for line in part.splitlines()}
         for source in code:
             for node in ast.walk(_tree(source)):
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in names \
-                        and not _stub(node):
+                if (
+                    isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                    and node.name in names
+                    and not _stub(node)
+                ):
                     found.append((name, "definition", node.name))
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                     prose.append(node.value)
                     lines |= {line.strip() for line in node.value.splitlines()}
         found += [(name, "source in a string", match) for part in prose for match in written.findall(part)]
-        found += [(name, kind, f"{line!r} ({where})") for kind, secret in secrets
-                  for line, where in secret.items() if line in lines]
+        found += [
+            (name, kind, f"{line!r} ({where})")
+            for kind, secret in secrets
+            for line, where in secret.items()
+            if line in lines
+        ]
     return found

@@ -1,5 +1,6 @@
 """The build's student copy of each exercise module (grader/release/compile.py): the visible parts exactly as the
 kit's own module has them, and nothing that only the hidden parts use."""
+
 import ast
 import textwrap
 import types
@@ -35,8 +36,10 @@ def kits(name):
 
 def described(parts):
     """What a student meets of parts: their titles, weights and kinds, and each case's label and request."""
-    return [(p.title, p.points, p.gate, p.requires, [(c.label, plain.dumps(c.request()), c.batch) for c in p.cases()])
-            for p in parts]
+    return [
+        (p.title, p.points, p.gate, p.requires, [(c.label, plain.dumps(c.request()), c.batch) for c in p.cases()])
+        for p in parts
+    ]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -102,7 +105,12 @@ def test_the_compiler_keeps_what_the_visible_part_reaches_and_drops_the_rest():
 
 
 def test_a_hidden_part_sharing_a_line_with_a_visible_one_is_refused():
-    shared = textwrap.dedent(MODULE).replace('Part("hidden", 1, _hidden,\n             hidden=True),\n', "").replace(
-        'Part("visible", 1, _visible),', 'Part("visible", 1, _visible), Part("hidden", 1, _hidden, hidden=True),')
+    shared = (
+        textwrap.dedent(MODULE)
+        .replace('Part("hidden", 1, _hidden,\n             hidden=True),\n', "")
+        .replace(
+            'Part("visible", 1, _visible),', 'Part("visible", 1, _visible), Part("hidden", 1, _hidden, hidden=True),'
+        )
+    )
     with pytest.raises(ValueError, match="lines of its own"):
         student_module(shared)

@@ -1,6 +1,7 @@
 """Students get no answers: the wheel and the student zip that ``release`` writes, and the student-safe files they
 are built from (all a sandbox can read of the kit), hold no definition of an exercise, no line of the hidden
 checks or the references and no line of a solution (tests/release/leaks.py says what each is)."""
+
 import pytest
 
 from grader.boundary import exercise_modules

@@ -1,4 +1,5 @@
 """The committed student notebooks are nbgrader's release of solutions/, and hold nothing hidden."""
+
 import ast
 import os
 import shutil
@@ -20,8 +21,12 @@ def release_into(course):
     """Run nbgrader generate_assignment on a copy of the course; return the release folder."""
     shutil.copy(ROOT / "nbgrader_config.py", course)
     shutil.copytree(SOLUTIONS, course / "solutions" / "self_attention")
-    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "self_attention", "--force",
-                    "--log-level=ERROR"], cwd=course, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_assignment", "self_attention", "--force", "--log-level=ERROR"],
+        cwd=course,
+        check=True,
+        capture_output=True,
+    )
     return course / "exercises" / "self_attention"
 
 
@@ -41,8 +46,7 @@ def test_committed_exercises_are_the_current_release(fresh_release, notebook):
 @pytest.mark.parametrize("notebook", notebooks())
 def test_release_has_no_solution_and_no_hidden_test(notebook):
     text = (EXERCISES / notebook).read_text()
-    code = "\n".join(c.source for c in nbformat.read(EXERCISES / notebook, as_version=4).cells
-                     if c.cell_type == "code")
+    code = "\n".join(c.source for c in nbformat.read(EXERCISES / notebook, as_version=4).cells if c.cell_type == "code")
     solution = nbformat.read(SOLUTIONS / notebook, as_version=4)
     for marker in ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "grader.hidden", "grader.reference", "check_hidden"):
         assert marker not in text
@@ -90,10 +94,17 @@ def test_the_self_check_runs_on_the_student_package_alone(tmp_path):
     for name, data in student_sources().items():
         (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_bytes(data)
-    code = ("import sys, pytest; pytest.main(['-q', '-p', 'no:cacheprovider', '-p', 'grader.selfcheck.plugin', "
-            "sys.argv[1]]); print(sorted({m.__file__ for n, m in sys.modules.items() if n.split('.')[0] == 'grader'}))")
-    done = subprocess.run([sys.executable, "-c", code, str(EXERCISES / "01_attention_basics.ipynb")], cwd=tmp_path,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(package)})
+    code = (
+        "import sys, pytest; pytest.main(['-q', '-p', 'no:cacheprovider', '-p', 'grader.selfcheck.plugin', "
+        "sys.argv[1]]); print(sorted({m.__file__ for n, m in sys.modules.items() if n.split('.')[0] == 'grader'}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(EXERCISES / "01_attention_basics.ipynb")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(package)},
+    )
     *report, loaded = done.stdout.strip().splitlines()
     assert "6 failed" in report[-1]  # the released stubs: every exercise checked, none passed
     files = ast.literal_eval(loaded)

@@ -1,4 +1,5 @@
 """``release`` never destroys the course: nbgrader generates into a temporary folder, swapped in only on success."""
+
 import shutil
 
 import pytest
@@ -38,6 +39,7 @@ def test_a_successful_release_replaces_the_folder_and_leaves_no_scratch(course):
     stale.write_text("{}")
     release(course, "self_attention")
     assert not stale.exists()
-    assert {p.name for p in (course / "exercises" / "self_attention").glob("*.ipynb")} == \
-        {p.name for p in EXERCISES.glob("*.ipynb")}
+    assert {p.name for p in (course / "exercises" / "self_attention").glob("*.ipynb")} == {
+        p.name for p in EXERCISES.glob("*.ipynb")
+    }
     assert not list(course.glob(".release-*"))

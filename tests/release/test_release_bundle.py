@@ -1,5 +1,6 @@
 """``release``: the student bundle holds the exercises and the student package (a wheel), and nothing hidden;
 the wheel asks for minimum versions only. tests/test_student_install.py installs it into students' environments."""
+
 import platform
 import zipfile
 
@@ -46,8 +47,10 @@ def test_bundle_and_wheel_are_in_downloads_with_every_released_notebook(bundle):
 def test_wheel_holds_only_student_safe_modules_and_the_plugin_entry_point(bundle):
     *_, wheel_dir = bundle
     modules = sorted(p.relative_to(wheel_dir).as_posix() for p in wheel_dir.rglob("*.py"))
-    assert modules and all(m == "grader/__init__.py" or m.startswith(("grader/checks/", "grader/selfcheck/",
-                                                                       "grader/exercises/")) for m in modules)
+    assert modules and all(
+        m == "grader/__init__.py" or m.startswith(("grader/checks/", "grader/selfcheck/", "grader/exercises/"))
+        for m in modules
+    )
     entry_points = next(wheel_dir.glob("*.dist-info/entry_points.txt")).read_text()
     assert "[pytest11]\ngrader.selfcheck.plugin = grader.selfcheck.plugin" in entry_points
 

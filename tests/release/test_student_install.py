@@ -5,6 +5,7 @@ numpy; no pytest) and one with the oldest versions the wheel declares. In each, 
 own (one run for both, each exercise's outcome read from its JUnit XML report), and the notebooks' test
 cells run in a Jupyter kernel of that environment (one kernel for all of them, its namespace emptied
 between two)."""
+
 import concurrent.futures
 import contextlib
 import json
@@ -47,8 +48,9 @@ class StudentEnv:
         self.folder = student_envs.prepared(name)
         self.python = student_envs.python_of(self.folder)
         self.before = student_envs.installed(self.python)
-        self.install = student_envs.pip(self.python, "install", "--no-compile",
-                                        f"{wheel}[jupyter]" if name == "clean" else wheel)
+        self.install = student_envs.pip(
+            self.python, "install", "--no-compile", f"{wheel}[jupyter]" if name == "clean" else wheel
+        )
         self.after = student_envs.installed(self.python)
         self.check = student_envs.pip(self.python, "check")
 
@@ -82,8 +84,15 @@ def notebook_folders(tmp_path_factory):
 
 def run_student(env, *arguments, cwd):
     """Run the environment's Python as a student would: its own bin first on PATH, nothing of the kit's."""
-    return subprocess.run([str(env.python), *arguments], cwd=cwd, capture_output=True, text=True,
-                          env=student_environ(env), stdin=subprocess.DEVNULL, timeout=600)
+    return subprocess.run(
+        [str(env.python), *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=student_environ(env),
+        stdin=subprocess.DEVNULL,
+        timeout=600,
+    )
 
 
 def student_environ(env):
@@ -95,8 +104,11 @@ def student_environ(env):
 def test_installing_the_wheel_changes_no_installed_package(student_env, name):
     env = student_env[name]
     assert env.install.returncode == 0, env.install.stdout[-2000:] + env.install.stderr[-2000:]
-    changed = {package: (version, env.after.get(package)) for package, version in env.before.items()
-               if env.after.get(package) != version}
+    changed = {
+        package: (version, env.after.get(package))
+        for package, version in env.before.items()
+        if env.after.get(package) != version
+    }
     assert changed == {}
     assert env.after["attention-kit-student"] == "0.1.0"
 
@@ -113,23 +125,43 @@ def outcomes(report):
     """[(test id, outcome)] of a JUnit XML report of pytest's, sorted; the id as the report gives it:
     ``<folder>.<notebook>::<exercise>``."""
     said = {"failure": "failed", "error": "error", "skipped": "skipped"}
-    return sorted((f"{case.get('classname')}::{case.get('name')}",
-                   next((said[child.tag] for child in case if child.tag in said), "passed"))
-                  for case in ElementTree.parse(report).iter("testcase"))
+    return sorted(
+        (
+            f"{case.get('classname')}::{case.get('name')}",
+            next((said[child.tag] for child in case if child.tag in said), "passed"),
+        )
+        for case in ElementTree.parse(report).iter("testcase")
+    )
 
 
 @pytest.mark.parametrize("name", ENVS)
-def test_pytest_fails_on_stubs_and_passes_on_answers_in_a_folder_of_their_own(student_env, notebook_folders, name,
-                                                                             tmp_path):
+def test_pytest_fails_on_stubs_and_passes_on_answers_in_a_folder_of_their_own(
+    student_env, notebook_folders, name, tmp_path
+):
     env, (stubs, answers) = student_env[name], notebook_folders
-    exercises = [(nb, kit_exercise(cell)) for nb in notebooks()
-                 for cell in nbformat.read(EXERCISES / nb, as_version=4).cells if kit_exercise(cell)]
+    exercises = [
+        (nb, kit_exercise(cell))
+        for nb in notebooks()
+        for cell in nbformat.read(EXERCISES / nb, as_version=4).cells
+        if kit_exercise(cell)
+    ]
     report = tmp_path / "report.xml"
-    done = run_student(env, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}", stubs.name,
-                       answers.name, cwd=stubs.parent)
+    done = run_student(
+        env,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        f"--junitxml={report}",
+        stubs.name,
+        answers.name,
+        cwd=stubs.parent,
+    )
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]  # tests failed: no error of pytest's
-    assert outcomes(report) == sorted([(f"stubs.{nb}::{exercise}", "failed") for nb, exercise in exercises] +
-                                      [(f"answers.{nb}::{exercise}", "passed") for nb, exercise in exercises])
+    assert outcomes(report) == sorted(
+        [(f"stubs.{nb}::{exercise}", "failed") for nb, exercise in exercises]
+        + [(f"answers.{nb}::{exercise}", "passed") for nb, exercise in exercises]
+    )
     for folder in notebook_folders:  # nothing written beside them
         assert sorted(p.name for p in folder.iterdir()) == sorted(notebooks())
     assert sorted(p.name for p in stubs.parent.iterdir()) == ["answers", "stubs"]
@@ -142,11 +174,18 @@ def student_kernel(env, folder, kernels):
     specs = folder / "kernels"
     spec = specs / "student"
     spec.mkdir(parents=True, exist_ok=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [str(env.python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "student", "language": "python"}))
-    km = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]),
-                       config=kernels)
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [str(env.python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "student",
+                "language": "python",
+            }
+        )
+    )
+    km = KernelManager(
+        kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(specs)]), config=kernels
+    )
     try:
         km.start_kernel(env=student_environ(env), cwd=str(folder))
         yield km
@@ -169,8 +208,11 @@ def run_in_kernel(km, nb):
 
 
 def errors_by_cell(nb):
-    return [(cell, [o for o in cell.get("outputs", []) if o.output_type == "error"]) for cell in nb.cells
-            if cell.cell_type == "code"]
+    return [
+        (cell, [o for o in cell.get("outputs", []) if o.output_type == "error"])
+        for cell in nb.cells
+        if cell.cell_type == "code"
+    ]
 
 
 WHERE_FROM = "import grader, IPython\nprint(grader.__file__, IPython.get_ipython().__class__.__name__)"

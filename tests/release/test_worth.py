@@ -1,5 +1,6 @@
 """The release writes what a notebook is worth into its title from the cells' points (grader/release/worth.py):
 an instructor changes a cell's points in its metadata, and the released title follows."""
+
 import copy
 
 import nbformat
@@ -8,7 +9,7 @@ from traitlets.config import Config
 
 from grader.release.worth import WorthInTitle
 
-from ..conftest import SOLUTIONS, ROOT
+from ..conftest import ROOT, SOLUTIONS
 
 
 def released_title(nb):
@@ -26,15 +27,21 @@ def test_the_title_follows_the_cells_points():
 
 
 def test_a_title_without_the_sentence_gets_it_as_its_last_paragraph():
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# 07 · More"),
-        nbformat.v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "solution": False, "points": 1,
-                                                             "grade_id": "x_test"}})])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# 07 · More"),
+            nbformat.v4.new_code_cell(
+                "", metadata={"nbgrader": {"grade": True, "solution": False, "points": 1, "grade_id": "x_test"}}
+            ),
+        ]
+    )
     assert released_title(nb) == "# 07 · More\n\nThis notebook is worth **1 point**."
 
 
 def test_the_release_runs_nbgraders_own_steps_after_the_kits():
     """nbgrader_config.py lists nbgrader's default steps after the kit's: the same steps, in nbgrader's order."""
     config = Config()
-    exec(compile((ROOT / "nbgrader_config.py").read_text(), "nbgrader_config.py", "exec"), {"get_config": lambda: config})
+    exec(
+        compile((ROOT / "nbgrader_config.py").read_text(), "nbgrader_config.py", "exec"), {"get_config": lambda: config}
+    )
     assert config.GenerateAssignment.preprocessors == [WorthInTitle, *GenerateAssignment().preprocessors]

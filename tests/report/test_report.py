@@ -1,4 +1,5 @@
 """``report``: class analytics from the course's grades, as PNG figures and an HTML page."""
+
 import html
 import re
 
@@ -6,11 +7,11 @@ import bs4
 import pytest
 
 from grader.checks.misconceptions import MISCONCEPTIONS
-from grader.report import write_report
-from grader.report.words import title
 from grader.grades import CellGrade, NotebookGrade
 from grader.records import ExerciseRecord, PartRecord
+from grader.report import write_report
 from grader.report.stats import class_stats
+from grader.report.words import title
 
 BASICS = "01_attention_basics.ipynb"
 
@@ -20,22 +21,50 @@ def part(misconception=None, score=0):
 
 
 def cell(name, score, most, status="graded", parts=()):
-    return CellGrade(f"{name}_test", "test", score, most, status, None,
-                     ExerciseRecord(name, score or 0, most, parts=list(parts)) if parts else None)
+    return CellGrade(
+        f"{name}_test",
+        "test",
+        score,
+        most,
+        status,
+        None,
+        ExerciseRecord(name, score or 0, most, parts=list(parts)) if parts else None,
+    )
 
 
 def notebook(student, cells, status="graded", late_penalty=0.0):
-    return NotebookGrade(student, BASICS, status, None, sum(c.score or 0 for c in cells),
-                         sum(c.max_score for c in cells), late_penalty, cells=cells)
+    return NotebookGrade(
+        student,
+        BASICS,
+        status,
+        None,
+        sum(c.score or 0 for c in cells),
+        sum(c.max_score for c in cells),
+        late_penalty,
+        cells=cells,
+    )
 
 
 GRADES = [
-    notebook("alice", [cell("attention_scores", 3, 3),
-                       cell("softmax_scores", 0, 2, parts=[part("softmax_dim0"), part("softmax_dim0")])]),
-    notebook("bob", [cell("attention_scores", 1, 3, parts=[part("scores_no_transpose")]),
-                     cell("softmax_scores", 1, 2, parts=[part("softmax_dim0"), part(score=1)])]),
-    notebook("carol", [cell("attention_scores", None, 3, "crashed"), cell("softmax_scores", None, 2, "crashed")],
-             status="crashed"),
+    notebook(
+        "alice",
+        [
+            cell("attention_scores", 3, 3),
+            cell("softmax_scores", 0, 2, parts=[part("softmax_dim0"), part("softmax_dim0")]),
+        ],
+    ),
+    notebook(
+        "bob",
+        [
+            cell("attention_scores", 1, 3, parts=[part("scores_no_transpose")]),
+            cell("softmax_scores", 1, 2, parts=[part("softmax_dim0"), part(score=1)]),
+        ],
+    ),
+    notebook(
+        "carol",
+        [cell("attention_scores", None, 3, "crashed"), cell("softmax_scores", None, 2, "crashed")],
+        status="crashed",
+    ),
     notebook("dan", [cell("attention_scores", 3, 3), cell("softmax_scores", 2, 2)], late_penalty=5.0),
 ]
 
@@ -61,8 +90,11 @@ def words(node):
 
 
 def rows_of(soup, name):
-    return [[words(td) for td in tr.find_all("td")] for table in soup.find_all("table", class_=name)
-            for tr in table.find_all("tr")[1:]]
+    return [
+        [words(td) for td in tr.find_all("td")]
+        for table in soup.find_all("table", class_=name)
+        for tr in table.find_all("tr")[1:]
+    ]
 
 
 def test_report_writes_figures_and_a_page_that_shows_them(tmp_path):
@@ -88,13 +120,17 @@ def test_misconceptions_are_named_in_the_catalogues_words_for_the_instructor(tmp
 
 def test_every_misconception_has_words_for_the_instructor_that_do_not_speak_to_the_student():
     for entry in MISCONCEPTIONS.values():
-        assert entry.for_instructors and not re.search(r"\b(you|your)\b", entry.for_instructors, re.IGNORECASE), entry.key
+        assert entry.for_instructors and not re.search(r"\b(you|your)\b", entry.for_instructors, re.IGNORECASE), (
+            entry.key
+        )
 
 
 def test_exercises_are_grouped_and_named_by_notebook(tmp_path):
     numpy = "03_attention_in_numpy.ipynb"
-    grades = GRADES + [NotebookGrade("alice", numpy, "graded", None, 1, 2, cells=[cell("attention", 1, 2)]),
-                       NotebookGrade("bob", numpy, "graded", None, 0, 2, cells=[cell("attention", 0, 2)])]
+    grades = GRADES + [
+        NotebookGrade("alice", numpy, "graded", None, 1, 2, cells=[cell("attention", 1, 2)]),
+        NotebookGrade("bob", numpy, "graded", None, 0, 2, cells=[cell("attention", 0, 2)]),
+    ]
     stats = class_stats(grades, {numpy: "Attention in NumPy", BASICS: "Attention basics"})
     soup = soup_of(write_report(stats, "self_attention", tmp_path))
     assert [words(h) for h in soup.find_all("h3")] == ["01 · Attention basics", "03 · Attention in NumPy"]
@@ -110,7 +146,9 @@ def test_same_exercise_names_in_two_notebooks_are_counted_apart():
 
 
 def test_students_who_handed_in_nothing_are_apart_from_real_zeros(tmp_path):
-    nothing = [NotebookGrade("erin", BASICS, "missing", None, 0, 5, cells=[cell("attention_scores", None, 3, "missing")])]
+    nothing = [
+        NotebookGrade("erin", BASICS, "missing", None, 0, 5, cells=[cell("attention_scores", None, 3, "missing")])
+    ]
     stats = class_stats(GRADES + nothing)
     assert stats.handed_in_nothing == ["erin"] and "erin" not in stats.handed_in and "carol" in stats.handed_in
     assert len(stats.need_a_person) == 1  # carol's crashed notebook; erin's missing one is not counted
@@ -121,15 +159,25 @@ def test_students_who_handed_in_nothing_are_apart_from_real_zeros(tmp_path):
 
 def test_markup_from_the_course_is_escaped(tmp_path):
     evil = "<script>alert(1)</script>"
-    grades = [NotebookGrade(evil, BASICS, "graded", None, 1, 3, cells=[
-        cell("attention_scores", 1, 3, parts=[part("<img src=x onerror=alert(2)>")])])]
+    grades = [
+        NotebookGrade(
+            evil,
+            BASICS,
+            "graded",
+            None,
+            1,
+            3,
+            cells=[cell("attention_scores", 1, 3, parts=[part("<img src=x onerror=alert(2)>")])],
+        )
+    ]
     text = write_report(class_stats(grades), "<b>assignment</b>", tmp_path).read_text()
     assert "<script>" not in text and "<img src=x" not in text and "<b>assignment" not in text
     assert html.escape(evil) in text and "&lt;b&gt;assignment&lt;/b&gt;" in text
 
 
 def test_a_student_id_with_markup_shows_as_text(tmp_path):
-    from ..html_payloads import active_content, TOKEN
+    from ..html_payloads import TOKEN, active_content
+
     ids = [f'<img src=x onerror="{TOKEN}()">', f'"><script>{TOKEN}()</script>']
     grades = [notebook(student, [cell("attention_scores", 1, 3)]) for student in ids]
     text = write_report(class_stats(grades), "self_attention", tmp_path).read_text()
@@ -140,6 +188,7 @@ def test_a_student_id_with_markup_shows_as_text(tmp_path):
 def test_the_report_names_each_notebook_that_needs_a_person_with_what_to_do_and_a_link(tmp_path):
     """Not a count that sends the instructor back to autograde's output, which is gone by then."""
     from grader.statuses import STATUSES
+
     soup = soup_of(write_report(class_stats(GRADES), "self_attention", tmp_path))
     assert rows_of(soup, "needs") == [["carol", BASICS, STATUSES["crashed"].to_do, "carol's notebooks"]]
     assert soup.find("table", class_="needs").find("a")["href"] == "/formgrader/manage_students/carol/self_attention"
@@ -147,10 +196,13 @@ def test_the_report_names_each_notebook_that_needs_a_person_with_what_to_do_and_
 
 def test_the_report_lists_late_notebooks_with_or_without_a_penalty(tmp_path):
     """dan's penalty says he was late; erin was late by the clock, and the course takes no penalty off."""
-    erin = NotebookGrade("erin", BASICS, "graded", None, 3, 3, cells=[cell("attention_scores", 3, 3)],
-                         seconds_late=2 * 3600 + 5 * 60)
+    erin = NotebookGrade(
+        "erin", BASICS, "graded", None, 3, 3, cells=[cell("attention_scores", 3, 3)], seconds_late=2 * 3600 + 5 * 60
+    )
     stats = class_stats(GRADES + [erin])
     soup = soup_of(write_report(stats, "self_attention", tmp_path))
-    assert rows_of(soup, "late") == [["dan", BASICS, "late (a late penalty was taken off)"],
-                                     ["erin", BASICS, "2 hours 5 minutes"]]
+    assert rows_of(soup, "late") == [
+        ["dan", BASICS, "late (a late penalty was taken off)"],
+        ["erin", BASICS, "2 hours 5 minutes"],
+    ]
     assert "2 notebooks handed in late" in words(soup)

@@ -1,5 +1,6 @@
 """What a graded class may not leave on the machine: processes of its grader's, or of the user its sandboxes ran as,
 a shared memory segment, the scribbler's probe files."""
+
 import contextlib
 import ctypes
 import os
@@ -20,8 +21,11 @@ def processes_of(uid, seconds=10):
     each with its parent's command line, to tell whose it is."""
     deadline = time.monotonic() + seconds
     while True:
-        left = [p.info for p in psutil.process_iter(["pid", "ppid", "uids", "cmdline", "status"])
-                if p.info["uids"] and p.info["uids"].real == uid]
+        left = [
+            p.info
+            for p in psutil.process_iter(["pid", "ppid", "uids", "cmdline", "status"])
+            if p.info["uids"] and p.info["uids"].real == uid
+        ]
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.2)

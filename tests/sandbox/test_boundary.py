@@ -1,5 +1,6 @@
 """One student-safe boundary (grader/boundary.py): the wheel ships it, and a sandbox at every level reads it
 and nothing else of the kit. The sandboxes themselves are tried in test_isolation_levels.py (the kit spy)."""
+
 import ast
 import pathlib
 import sys
@@ -33,8 +34,11 @@ def test_what_a_sandbox_reads_of_the_kit_is_what_the_wheel_ships_and_the_rest_is
     """Every kit file a sandbox can read is in the built package, byte for byte; the built package's other files
     are the exercise modules, which the build compiles (their source, with its hidden half, stays unreadable)."""
     built = BUILT
-    readable = {p.relative_to(boundary.KIT_ROOT).as_posix(): p.read_bytes() for p in kit_files()
-                if is_student_safe(p) and p.suffix == ".py"}
+    readable = {
+        p.relative_to(boundary.KIT_ROOT).as_posix(): p.read_bytes()
+        for p in kit_files()
+        if is_student_safe(p) and p.suffix == ".py"
+    }
     assert {name: built.get(name) for name in readable} == readable
     assert {name.rpartition("/")[0] for name in set(built) - set(readable)} == {"grader/exercises"}
     assert set(built) - set(readable) == {"grader/exercises/__init__.py", *boundary.exercise_modules()}
@@ -63,14 +67,15 @@ def test_student_safe_modules_import_nothing_of_the_kit_outside_the_boundary(nam
     for node in ast.walk(ast.parse(BUILT[name])):
         names = []
         if isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else ()
+            base = package[: len(package) - node.level + 1] if node.level else ()
             names = [".".join((*base, *node.module.split("."))) if node.module else ".".join(base)]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         for name in names:
             parts = name.strip(".").split(".")
-            if parts[0] == "grader" and not (len(parts) == 1 or parts[1] in (*boundary.STUDENT_PACKAGES,
-                                                                              boundary.EXERCISES)):
+            if parts[0] == "grader" and not (
+                len(parts) == 1 or parts[1] in (*boundary.STUDENT_PACKAGES, boundary.EXERCISES)
+            ):
                 outside.append(name)
     assert outside == []
 

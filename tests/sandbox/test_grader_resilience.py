@@ -3,6 +3,7 @@
 One class, graded by three graders in turn: the first is killed half-way; the next two start at the same time, so
 that one of them takes over where the killed one stopped while the other waits for it, then finds the work done.
 """
+
 import contextlib
 import os
 import signal
@@ -29,15 +30,21 @@ NOBODY = 65534  # the root level's sandbox user
 def class_course(course):
     release = (course / "exercises" / ASSIGNMENT / "01_attention_basics.ipynb").read_text()
     for student, kind in CLASS.items():
-        nb = {"right": submission(course), "wrong": submission(course, {"attention_scores": WRONG}),
-              "stub": release}[kind]
+        nb = {"right": submission(course), "wrong": submission(course, {"attention_scores": WRONG}), "stub": release}[
+            kind
+        ]
         submit(course, student, nb)
     return course
 
 
 def start_grader(course):
-    return subprocess.Popen([sys.executable, "-m", "grader", "autograde", "--course", str(course)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "grader", "autograde", "--course", str(course)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def assert_graded_once_and_right(course):
@@ -50,7 +57,8 @@ def assert_graded_once_and_right(course):
             "SELECT submitted_assignment.student_id, SUM(COALESCE(grade.manual_score, grade.auto_score)) FROM grade "
             "JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id "
             "JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id "
-            "GROUP BY submitted_assignment.student_id").fetchall()
+            "GROUP BY submitted_assignment.student_id"
+        ).fetchall()
     assert dict(rows) == {s: 1 for s in CLASS}
     assert dict(scores) == {s: EXPECTED[k] for s, k in CLASS.items()}
 
@@ -102,9 +110,13 @@ def stressed(released_course, tmp_path_factory):
     done_at_kill = len(list(markers.glob("*/.complete")))
     graders = [start_grader(course), start_grader(course)]
     errors = [grader.communicate(timeout=600)[1] for grader in graders]
-    return {"course": course, "done at the kill": done_at_kill, "users": users,
-            "processes left": left,
-            "graders": [(grader.returncode, said) for grader, said in zip(graders, errors)]}
+    return {
+        "course": course,
+        "done at the kill": done_at_kill,
+        "users": users,
+        "processes left": left,
+        "graders": [(grader.returncode, said) for grader, said in zip(graders, errors)],
+    }
 
 
 def test_killed_grader_loses_and_duplicates_nothing(stressed):

@@ -10,6 +10,7 @@ holds) get full marks, and nothing of that user's is left on the machine. The ot
 every level and are tried at the root level, with the whole attack suite, in test_sandbox_attacks.py; a level that
 cannot start, and no isolation at all, here.
 """
+
 import csv
 import os
 import pathlib
@@ -34,8 +35,10 @@ USER = "attention-kit-grader"
 
 
 RLIMIT_STATUSES = {  # where memory is an rlimit, the allocation fails inside the student's code instead
-    "memorybomb": {"undefined", "crashed", "memory"}, "deepheap": {"crashed", "memory", "timeout"},
-    "recursor": {"crashed", "memory"}}
+    "memorybomb": {"undefined", "crashed", "memory"},
+    "deepheap": {"crashed", "memory", "timeout"},
+    "recursor": {"crashed", "memory"},
+}
 LEVELS = {"userns": "userns", "landlock": "auto"}  # level: the isolation setting that must reach it
 # The attacks whose defence differs by level (README, "Isolation": the rows that are not "same" at every level),
 # each with the walls it meets at root and userns, or at landlock: tried at each level here.
@@ -56,8 +59,19 @@ WALLED = {
 # (loopdef, stubborn: loopcall above ends as they do), its death and form checks of the channel (exiter, pipe, judge,
 # flood), the output cap, the judge outside the student's process. test_sandbox_attacks.py's
 # test_attack_scores_nothing_with_a_clear_status grades each at the root level.
-SAME_AT_EVERY_LEVEL = ("loopdef", "stubborn", "exiter", "pipe", "judge", "flood", "flooder", "patcher", "ipython",
-                       "forger", "interrupt")
+SAME_AT_EVERY_LEVEL = (
+    "loopdef",
+    "stubborn",
+    "exiter",
+    "pipe",
+    "judge",
+    "flood",
+    "flooder",
+    "patcher",
+    "ipython",
+    "forger",
+    "interrupt",
+)
 
 
 def _run(command, **options):
@@ -81,7 +95,9 @@ def _user_python(home):
         if _run(["cp", "-al", f"{sys.prefix}/lib", str(venv / "lib")]).returncode:
             shutil.copytree(f"{sys.prefix}/lib", venv / "lib", symlinks=True)
         (venv / "bin" / "python").symlink_to(system)
-        (venv / "pyvenv.cfg").write_text(f"home = {pathlib.Path(system).parent}\ninclude-system-site-packages = false\n")
+        (venv / "pyvenv.cfg").write_text(
+            f"home = {pathlib.Path(system).parent}\ninclude-system-site-packages = false\n"
+        )
         for script in pathlib.Path(sys.prefix, "bin").iterdir():  # nbgrader runs alembic and jupyter by name
             if script.is_file() and not script.is_symlink() and script.read_bytes()[:2] == b"#!":
                 lines = script.read_text().splitlines(keepends=True)
@@ -111,14 +127,27 @@ def grader_user():
 
 def _as_user(home, python, *arguments):
     """The command line that runs ``python arguments`` as the unprivileged user, in a clean environment."""
-    return ["setpriv", f"--reuid={USER}", f"--regid={USER}", "--init-groups", "env", "-i", f"HOME={home}",
-            f"PATH={pathlib.Path(python).parent}:/usr/bin:/bin", f"{SECRET}=1", python, *arguments]
+    return [
+        "setpriv",
+        f"--reuid={USER}",
+        f"--regid={USER}",
+        "--init-groups",
+        "env",
+        "-i",
+        f"HOME={home}",
+        f"PATH={pathlib.Path(python).parent}:/usr/bin:/bin",
+        f"{SECRET}=1",
+        python,
+        *arguments,
+    ]
 
 
 def _without_namespaces(command, python):
     """``command`` under a seccomp filter that denies unshare(2), as Docker's default profile does."""
-    wrapper = "import os, sys\nfrom grader.sandbox import seccomp\nseccomp.install(['unshare'])\n" \
-              "os.execvp(sys.argv[1], sys.argv[1:])"
+    wrapper = (
+        "import os, sys\nfrom grader.sandbox import seccomp\nseccomp.install(['unshare'])\n"
+        "os.execvp(sys.argv[1], sys.argv[1:])"
+    )
     return [python, "-c", wrapper, *command]
 
 
@@ -186,8 +215,11 @@ def test_every_attack_scores_nothing_and_costs_nobody_else(graded):
         target = exercise(found[student], "attention_scores")
         allowed = {status} | (RLIMIT_STATUSES.get(student, set()) if "rlimit" in found[student].isolation else set())
         others = [e for e in found[student].exercises if e.name != "attention_scores"]
-        if target.status not in allowed or target.score != (3 if student == "spy" else 0) or \
-                any(e.score != e.max_score for e in others):
+        if (
+            target.status not in allowed
+            or target.score != (3 if student == "spy" else 0)
+            or any(e.score != e.max_score for e in others)
+        ):
             wrong[student] = (target.status, target.score, target.reason, [(e.name, e.status) for e in others])
     assert not wrong, "\n".join(f"{student} ({WALLED[student]}): {what}" for student, what in wrong.items())
 
@@ -214,8 +246,7 @@ def test_nothing_is_left_on_the_machine(graded):
 def refused(grader_user, released_course):
     home, python = grader_user
     course = _course(released_course, home / "course-refused", {"good": RIGHT}, "root", owner=USER)
-    yield _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course,
-               timeout=600)
+    yield _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course)), cwd=course, timeout=600)
     shutil.rmtree(course, ignore_errors=True)
 
 
@@ -230,8 +261,11 @@ def test_grades_without_isolation_are_marked(grader_user, released_course):
     home, python = grader_user
     course = _course(released_course, home / "course-none", {"good": RIGHT, "wrong": WRONG}, "none", owner=USER)
     try:  # one grading process: two students (``graded`` grades with one a core, as an instructor does)
-        done = _run(_as_user(home, python, "-m", "grader", "autograde", "--course", str(course), "--workers", "1"),
-                    cwd=course, timeout=600)
+        done = _run(
+            _as_user(home, python, "-m", "grader", "autograde", "--course", str(course), "--workers", "1"),
+            cwd=course,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         found = records(course)
         full = worth(BASICS)

@@ -3,11 +3,12 @@
 One warm worker runs one notebook: the student's cells in the sandbox, the instructor's test cells in the judge,
 which reads the student's names as it goes. Each test below reads one test cell's outputs.
 """
+
 import json
 
 import pytest
 
-from grader.autograde.jobs import DEFAULT_LIMITS, build_job
+from grader.autograde.jobs import build_job
 from grader.autograde.plain_tests import judged_inside_note, reaches_inside
 from grader.sandbox.pool import Pool
 
@@ -59,12 +60,13 @@ len = lambda anything: 3
 '''
 TESTS = {
     "data": "assert double(2) == 4\nassert double(np.arange(3.0)).tolist() == [0.0, 2.0, 4.0]\n"
-            "assert torch.equal(double(torch.ones(2)), torch.full((2,), 2.0))\nassert double('ab') == 'abab'",
+    "assert torch.equal(double(torch.ones(2)), torch.full((2,), 2.0))\nassert double('ab') == 'abab'",
     "objects": "box = Box(3)\nassert box.size == 3\nassert len(box) == 3 and list(box) == [0, 1, 2] and box[2] == 20\n"
-               "assert np.asarray(box).tolist() == [0.0, 1.0, 2.0]\nweights = box.weights()\n"
-               "assert torch.equal(weights['w'], torch.ones(3)) and weights[3] == (1, 'two')",
-    "proxy_rules": "box = Box(2)\nassert box != Box(2) and box == box\ntry:\n    bool(box)\nexcept TypeError as error:\n"
-                   "    print('no truth value:', 'truth value' in str(error))\nprint(repr(box))",
+    "assert np.asarray(box).tolist() == [0.0, 1.0, 2.0]\nweights = box.weights()\n"
+    "assert torch.equal(weights['w'], torch.ones(3)) and weights[3] == (1, 'two')",
+    "proxy_rules": "box = Box(2)\nassert box != Box(2) and box == box\ntry:\n    bool(box)\n"
+    "except TypeError as error:\n"
+    "    print('no truth value:', 'truth value' in str(error))\nprint(repr(box))",
     "errors": "try:\n    checked(-1)\nexcept ValueError as error:\n    print('caught', error)\nchecked(-2)",
     "builtins_and_own_names": "def helper(x):\n    return 'the test cell helper'\n\nassert len([1]) == 1",
     "own_names_later": "assert helper(1) == 'the test cell helper'\nnot_defined_anywhere",
@@ -77,13 +79,19 @@ TESTS = {
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     """{test cell name: (unit kind, status, outputs)} of one notebook graded by one warm worker."""
-    import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
+
     cells = [new_code_cell(STUDENT)]
     for name, source in TESTS.items():
         cell = new_code_cell(source)
-        cell.metadata["nbgrader"] = {"grade_id": name, "grade": True, "solution": False, "locked": True,
-                                     "points": 1, "schema_version": 3}
+        cell.metadata["nbgrader"] = {
+            "grade_id": name,
+            "grade": True,
+            "solution": False,
+            "locked": True,
+            "points": 1,
+            "schema_version": 3,
+        }
         cells.append(cell)
     job, _ = build_job(new_notebook(cells=cells), tmp_path_factory.mktemp("course"), {"unit_seconds": 20})
     pool = Pool(1, "none")
@@ -91,8 +99,10 @@ def outputs(tmp_path_factory):
         result = pool.run(job)
     finally:
         pool.close()
-    return {name: (unit["kind"], done["status"], done.get("outputs"))
-            for name, unit, done in zip(TESTS, job["units"][1:], result["units"][1:])}
+    return {
+        name: (unit["kind"], done["status"], done.get("outputs"))
+        for name, unit, done in zip(TESTS, job["units"][1:], result["units"][1:])
+    }
 
 
 def text(outputs):
@@ -150,10 +160,20 @@ def test_a_test_cell_that_reaches_into_the_students_process_runs_there(outputs):
     assert outputs["inside"][:2] == ("test", "ok") and errors(outputs["inside"][2]) == []
 
 
-@pytest.mark.parametrize("source,name", [
-    ("assert double(2) == 4", None), ("%timeit double(2)", "get_ipython"), ("import inspect", "inspect"),
-    ("torch.manual_seed(0)\nassert f(1)", None), ("np.random.seed(1)", None), ("dir()", None),
-    ("from __main__ import f", None), ("assert In[-1]", "In"), ("def broken(:", None)])
+@pytest.mark.parametrize(
+    "source,name",
+    [
+        ("assert double(2) == 4", None),
+        ("%timeit double(2)", "get_ipython"),
+        ("import inspect", "inspect"),
+        ("torch.manual_seed(0)\nassert f(1)", None),
+        ("np.random.seed(1)", None),
+        ("dir()", None),
+        ("from __main__ import f", None),
+        ("assert In[-1]", "In"),
+        ("def broken(:", None),
+    ],
+)
 def test_which_test_cells_are_judged_in_the_students_process(source, name):
     assert reaches_inside(source) == name
     assert (judged_inside_note(source) is None) == (name is None)
@@ -161,10 +181,12 @@ def test_which_test_cells_are_judged_in_the_students_process(source, name):
 
 def test_a_forged_answer_on_the_channel_is_the_cells_malformed_status(tmp_path):
     """A submission that answers the judge's requests itself (the sandbox's code is the student's to change)."""
-    import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
-    forge = new_code_cell("import sys\n\ndef double(x):\n    return 2 * x\n\n"
-                          "sys.modules['grader.sandbox.crossing'].encode = lambda *args: {'__pickle__': 'x'}")
+
+    forge = new_code_cell(
+        "import sys\n\ndef double(x):\n    return 2 * x\n\n"
+        "sys.modules['grader.sandbox.crossing'].encode = lambda *args: {'__pickle__': 'x'}"
+    )
     test = new_code_cell("assert double(2) == 4")
     test.metadata["nbgrader"] = {"grade_id": "t", "grade": True, "solution": False, "points": 1, "schema_version": 3}
     job, _ = build_job(new_notebook(cells=[forge, test]), tmp_path, {"notebook_seconds": 30})

@@ -1,11 +1,13 @@
 """The judge keeps stock nbgrader's one-process semantics where real courses' test cells lean on them (issue 49):
 the notebook's folder and the course's modules, files the student's code writes, string arrays, functions and
 types handed to the student's code, globals the test cell assigns or deletes, the namespace as a whole
-(``globals()``, ``dir()``, ``__main__``), arithmetic on the student's numbers and one set of random generators. Each test cell below passes for a right answer in stock nbgrader.
+(``globals()``, ``dir()``, ``__main__``), arithmetic on the student's numbers and one set of random generators.
+Each test cell below passes for a right answer in stock nbgrader.
 
 One warm worker grades one notebook in a folder that holds a course module and a data file; each test reads one
 test cell's outcome: the judge's outputs and the second opinion of the same cell run in the student's process.
 """
+
 import pytest
 
 from grader.autograde.jobs import build_job
@@ -14,7 +16,7 @@ from grader.sandbox.pool import Pool
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 HELPER = "def close_to(a, b):\n    return abs(a - b) < 1e-6\n"
-STUDENT = '''\
+STUDENT = """\
 import fractions
 import os
 import types
@@ -74,7 +76,7 @@ def listing():
 
 def module_named():
     return types.ModuleType("venv.__main__")
-'''
+"""
 TESTS = {
     "listing": "assert [name for name in listing() if name != '__pycache__'] == ['course_helper.py', 'numbers.csv']",
     "course_module": "from course_helper import close_to\nassert close_to(solve(np.array([2.0, 4.0]))[1], 4.0)",
@@ -82,19 +84,20 @@ TESTS = {
     "written_file": "save('answer.txt', 'hello')\nassert open('answer.txt').read() == 'hello'",
     "string_array": "assert total_length(np.array(['ab', 'cde'])) == 5",
     "functions_handed": "root = newton(lambda x: x ** 2 - 2, lambda x: 2 * x, 1.0)\nassert abs(root - 2 ** 0.5) < 1e-9",
-    "global_assigned": "A = np.array([[2.0, 0.0], [0.0, 4.0]])\nassert np.allclose(solve(np.array([2.0, 4.0])), [1, 1])",
+    "global_assigned": "A = np.array([[2.0, 0.0], [0.0, 4.0]])\n"
+    "assert np.allclose(solve(np.array([2.0, 4.0])), [1, 1])",
     "global_deleted": "assert uses_helper(1) == 4\nsaved = helper\ndel helper\ntry:\n    uses_helper(1)\n"
-                      "except NameError:\n    print('calls helper')\nelse:\n    raise AssertionError('no helper')\n"
-                      "finally:\n    helper = saved\nassert uses_helper(1) == 4",
+    "except NameError:\n    print('calls helper')\nelse:\n    raise AssertionError('no helper')\n"
+    "finally:\n    helper = saved\nassert uses_helper(1) == 4",
     "arithmetic": "x = third()\nassert abs(float(x * 3) - 1) < 1e-12 and float(x + x) < 1 and -x < 0",
     "seeded": "torch.manual_seed(0)\nx = torch.randn(4, 3)\nweights = layer().weight.detach()\n"
-              "torch.manual_seed(0)\nsame_x = torch.randn(4, 3)\nexpected = torch.nn.Linear(3, 2).weight.detach()\n"
-              "assert torch.equal(x, same_x) and torch.equal(weights, expected)",
+    "torch.manual_seed(0)\nsame_x = torch.randn(4, 3)\nexpected = torch.nn.Linear(3, 2).weight.detach()\n"
+    "assert torch.equal(x, same_x) and torch.equal(weights, expected)",
     "types_handed": "x = make(np.float32, torch.float64, np.dtype('int16'), int)\n"
-                    "assert x == ('float32', 'torch.float64', 'int16', 3)",
+    "assert x == ('float32', 'torch.float64', 'int16', 3)",
     "namespace_whole": "assert 'uses_helper' in globals() and 'nothing_here' not in globals()\n"
-                       "assert globals().get('third') is not None and 'solve' in dir() and 'A' in vars()\n"
-                       "from __main__ import total_length as same\nassert same(['ab']) == 2",
+    "assert globals().get('third') is not None and 'solve' in dir() and 'A' in vars()\n"
+    "from __main__ import total_length as same\nassert same(['ab']) == 2",
     "module_by_name": "m = module_named()\nprint(repr(m))",
     "proxy_equality": "import fractions\nassert third() == fractions.Fraction(1, 3)",
     "wrong_in_both": "assert total_length(np.array(['a'])) == 5",
@@ -106,6 +109,7 @@ SECOND_OPINIONS = ("proxy_equality", "wrong_in_both")
 def graded(tmp_path_factory):
     """{test cell name: unit result} of one notebook graded by one warm worker in a folder with a course module."""
     from nbformat.v4 import new_code_cell, new_notebook
+
     root = tmp_path_factory.mktemp("course")
     source, folder = root / "source" / "ps1", root / "autograded" / "student" / "ps1"
     for where in (source, folder):
@@ -116,11 +120,18 @@ def graded(tmp_path_factory):
     cells = [new_code_cell(STUDENT)]
     for name, text in TESTS.items():
         cell = new_code_cell(text)
-        cell.metadata["nbgrader"] = {"grade_id": name, "grade": True, "solution": False, "locked": True,
-                                     "points": 1, "schema_version": 3}
+        cell.metadata["nbgrader"] = {
+            "grade_id": name,
+            "grade": True,
+            "solution": False,
+            "locked": True,
+            "points": 1,
+            "schema_version": 3,
+        }
         cells.append(cell)
-    job, _ = build_job(new_notebook(cells=cells), root, {"unit_seconds": 20, "notebook_seconds": 120},
-                       folder=folder, source=source)
+    job, _ = build_job(
+        new_notebook(cells=cells), root, {"unit_seconds": 20, "notebook_seconds": 120}, folder=folder, source=source
+    )
     pool = Pool(1, "none")
     try:
         result = pool.run(job)
@@ -150,7 +161,9 @@ def test_a_test_cell_the_judge_fails_gets_a_second_opinion_run_as_stock_nbgrader
     """A proxy equals only itself, where the student's Fraction equals the test's in one process: the two
     outcomes differ (grader/autograde/outputs.py flags the cell). A wrong answer fails both ways."""
     equality, wrong = graded["proxy_equality"], graded["wrong_in_both"]
-    assert [e.split(":")[0] for e in errors(equality["outputs"])] == ["AssertionError"] and errors(equality["inside"]) == []
+    assert [e.split(":")[0] for e in errors(equality["outputs"])] == ["AssertionError"] and errors(
+        equality["inside"]
+    ) == []
     assert errors(wrong["outputs"]) and errors(wrong["inside"])
     assert not any("assert" in o.get("text", "") for o in equality["inside"])
 
@@ -169,6 +182,7 @@ def test_the_judge_looks_a_module_up_only_among_those_it_has_loaded():
     import sys
 
     from grader.sandbox.judge import _loaded_module
+
     assert _loaded_module("venv.__main__") is None and "venv.__main__" not in sys.modules
     assert _loaded_module("numpy") is sys.modules["numpy"]
     assert _loaded_module("grader.sandbox.judge") is None and _loaded_module("__main__") is None
@@ -180,14 +194,22 @@ def test_a_cell_whose_two_outcomes_differ_is_flagged_for_a_person_with_both(grad
 
     from grader.autograde.outputs import ran_cell, test_record
     from grader.statuses import STATUSES
+
     cell = nbformat.v4.new_code_cell(TESTS["proxy_equality"])
-    cell.metadata["nbgrader"] = {"grade_id": "proxy_equality", "grade": True, "solution": False, "points": 2,
-                                 "schema_version": 3}
+    cell.metadata["nbgrader"] = {
+        "grade_id": "proxy_equality",
+        "grade": True,
+        "solution": False,
+        "points": 2,
+        "schema_version": 3,
+    }
     ran_cell(cell, graded["proxy_equality"])
     record = test_record(cell, graded["proxy_equality"])
     assert (record.status, record.score, STATUSES[record.status].manual) == ("disputed", 0.0, True)
-    assert record.reason == ("judged outside the student's process: 0 of 2 points (AssertionError: ); run in the "
-                             "student's notebook as stock nbgrader runs it: 2 of 2 points")
+    assert record.reason == (
+        "judged outside the student's process: 0 of 2 points (AssertionError: ); run in the "
+        "student's notebook as stock nbgrader runs it: 2 of 2 points"
+    )
     wrong = nbformat.v4.new_code_cell(TESTS["wrong_in_both"])
     wrong.metadata["nbgrader"] = {**cell.metadata["nbgrader"], "grade_id": "wrong_in_both"}
     ran_cell(wrong, graded["wrong_in_both"])

@@ -3,8 +3,10 @@ the walls hold and nothing is left on the machine.
 
 One course is graded once with ``python -m grader autograde`` as root, its level forced to ``root``; every
 student but 'good' and 'stubs' carries one attack (tests/sandbox/attacks.py) in the answer to
-``attention_scores`` (3 points of notebook 01's 24, today). The unprivileged levels are tried in test_isolation_levels.py.
+``attention_scores`` (3 points of notebook 01's 24, today). The unprivileged levels are tried in
+test_isolation_levels.py.
 """
+
 import copy
 import csv
 import html
@@ -19,13 +21,12 @@ import pytest
 from grader.api import autograde
 from grader.autograde.run import default_workers
 from grader.boundary import KIT_ROOT as KIT
-from grader.export import export
-from grader.records import read_all
 from grader.counts import count
 from grader.course import Course
+from grader.export import export
+from grader.records import read_all
 
-from ..course_builder import (ASSIGNMENT, BASICS, exercise, make_course, records, submission, submit,
-                             graded_cell, worth)
+from ..course_builder import ASSIGNMENT, BASICS, exercise, graded_cell, make_course, records, submission, submit, worth
 from .attacks import ATTACKS, SECRET, SHARED_MEMORY, WALL_SPIES, WRONG
 from .leftovers import leftovers, orphans_adopted
 
@@ -66,16 +67,22 @@ def graded(released_course, tmp_path_factory):
         submit(course, student, submission(course, {"attention_scores": answer}))
     for student in TAMPERING:
         submit(course, student, tampered(course, student))
-    submit(course, "broken", "{\"cells\": [")
+    submit(course, "broken", '{"cells": [')
     with orphans_adopted() as left:
-        done = subprocess.run([sys.executable, "-m", "grader", "autograde", "--course", str(course)],
-                              capture_output=True, text=True, timeout=600, env={**os.environ, SECRET: "1"})
+        done = subprocess.run(
+            [sys.executable, "-m", "grader", "autograde", "--course", str(course)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, SECRET: "1"},
+        )
     assert done.returncode == 0, done.stderr[-3000:]
     return course, done, left
 
 
 def _release(course):
     import nbformat
+
     return nbformat.read(course / "exercises" / ASSIGNMENT / "01_attention_basics.ipynb", as_version=4)
 
 
@@ -99,8 +106,11 @@ def test_attack_scores_nothing_with_a_clear_status(graded, student):
     else:
         assert target.score == 0
         if status != "graded":
-            assert status in target.reason or {"memory": "memory", "crashed": "crash", "timeout": "time",
-                                               "malformed": "tampered"}[status] in target.reason
+            assert (
+                status in target.reason
+                or {"memory": "memory", "crashed": "crash", "timeout": "time", "malformed": "tampered"}[status]
+                in target.reason
+            )
     others = [e for e in entry.exercises if e.name != "attention_scores"]
     assert all(e.score == e.max_score for e in others), [(e.name, e.status, e.reason) for e in others]
 
@@ -139,8 +149,13 @@ def test_gradebook_survives_and_holds_every_student(graded):
     course, *_ = graded
     with sqlite3.connect(course / "gradebook.db") as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        graded_students = {row[0] for row in db.execute(
-            "SELECT student.id FROM student JOIN submitted_assignment ON student.id = submitted_assignment.student_id")}
+        graded_students = {
+            row[0]
+            for row in db.execute(
+                "SELECT student.id FROM student JOIN submitted_assignment ON student.id = "
+                "submitted_assignment.student_id"
+            )
+        }
     assert graded_students >= {"good", "stubs", *ATTACKS, *TAMPERING}
 
 
@@ -157,8 +172,11 @@ def test_every_notebook_was_graded_at_the_root_level(graded):
     course, *_ = graded
     assert {r.isolation.split(";")[0] for r in read_all(Course.at(course)) if r.status != "invalid"} == {"root"}
     with open(export(course, ASSIGNMENT), newline="") as table:
-        levels = {row["isolation"].split(";")[0] for row in csv.DictReader(table)
-                  if row["notebook"] == BASICS and row["student"] != "broken"}
+        levels = {
+            row["isolation"].split(";")[0]
+            for row in csv.DictReader(table)
+            if row["notebook"] == BASICS and row["student"] != "broken"
+        }
     assert levels == {"root"}
 
 
@@ -208,13 +226,17 @@ def test_export_tells_real_zeros_from_scores_that_need_attention(graded):
 def test_feedback_explains_the_mistake_and_leaks_no_hidden_test(graded):
     from grader.checks.misconceptions import MISCONCEPTIONS
     from grader.feedback import feedback
+
     course, *_ = graded
     pages = {p.parent.parent.name: p.read_text() for p in feedback(course, ASSIGNMENT) if p.stem.startswith("01")}
     assert "without transposing the keys" in pages["patcher"]
     assert MISCONCEPTIONS["scores_no_transpose"].explanation.split(".")[0] in pages["patcher"]
     assert "crash" in pages["exiter"] and "time" in pages["loopcall"]
-    for student, limit in [("loopcall", "s for one cell or one exercise's checks"),
-                           ("memorybomb", "GiB for everything the notebook runs"), ("exiter", "")]:
+    for student, limit in [
+        ("loopcall", "s for one cell or one exercise's checks"),
+        ("memorybomb", "GiB for everything the notebook runs"),
+        ("exiter", ""),
+    ]:
         said = " ".join(html.unescape(pages[student]).split())  # a student can act on it: the limit, what to try
         assert limit in said and "What usually causes it:" in said and "What to try:" in said, student
         assert "Your score here is 0 for now, not final" in said, student

@@ -5,6 +5,7 @@
   and a notebook's sandbox starts with PyTorch's 1,500 modules loaded: the detours were most of an error's cost;
 - for a figure, pyplot's drawing of every open figure after each cell, just before the inline backend draws them
   again to show them, and closes them: a fifth of a heatmap cell's cost."""
+
 import json
 import subprocess
 import sys
@@ -56,8 +57,7 @@ print(json.dumps(tracebacks))
 
 
 def test_a_cells_traceback_is_ipythons_own_formatted_once_without_walking_the_loaded_modules():
-    done = subprocess.run([sys.executable, "-c", IN_THE_SANDBOX], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", IN_THE_SANDBOX], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     kit, stock = json.loads(done.stdout.splitlines()[-1])
     shown = "\n".join(kit["traceback"])
@@ -103,5 +103,6 @@ def test_a_figure_is_drawn_once_by_the_inline_backend_and_shows_as_ipython_shows
     assert stock["draws"] == 3, f"pyplot and the inline backend draw the figure {stock['draws']} times, not 3"
     assert kit["draws"] == 2, f"the figure was drawn {kit['draws']} times: once for its bounding box, once shown"
     assert kit["png"] == stock["png"] and kit["kinds"] == stock["kinds"] == ["execute_result", "display_data"]
-    assert ["error", "ValueError"] in kit["broken"] and ["error", "ValueError"] in stock["broken"], \
+    assert ["error", "ValueError"] in kit["broken"] and ["error", "ValueError"] in stock["broken"], (
         "a figure that fails to draw shows its error"
+    )

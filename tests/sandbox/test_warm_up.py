@@ -1,6 +1,7 @@
 """The warm worker prints tensors and shows a traceback before any sandbox is forked (zygote.WARM_CELL), so that no
 sandbox pays for them; a notebook still starts as in a fresh kernel, and its tracebacks are its own. Its memory is
 gathered into huge pages before the first fork (grader/sandbox/hugepages.py)."""
+
 import pathlib
 import platform
 import re
@@ -13,15 +14,18 @@ from grader.sandbox.pool import Pool, start_workers
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
-FIRST = "import sys\nprint(sorted(n for n in ('last_type', 'last_value', 'last_traceback') if hasattr(sys, n)))\n" \
-        "print('warm' in dir(), any(cell.startswith('import numpy, torch') for cell in In))"
+FIRST = (
+    "import sys\nprint(sorted(n for n in ('last_type', 'last_value', 'last_traceback') if hasattr(sys, n)))\n"
+    "print('warm' in dir(), any(cell.startswith('import numpy, torch') for cell in In))"
+)
 FAILS = "def mine(x):\n    return x.nothing\nmine(1)"
 
 
 @pytest.fixture(scope="module")
 def units(tmp_path_factory):
-    job, _ = build_job(new_notebook(cells=[new_code_cell(FIRST), new_code_cell(FAILS)]),
-                       tmp_path_factory.mktemp("course"))
+    job, _ = build_job(
+        new_notebook(cells=[new_code_cell(FIRST), new_code_cell(FAILS)]), tmp_path_factory.mktemp("course")
+    )
     pool = Pool(1, "none")
     try:
         return pool.run(job)["units"]
@@ -48,8 +52,11 @@ def _anon_huge_kib(pid):
 
 
 THP = pathlib.Path("/sys/kernel/mm/transparent_hugepage/enabled")
-HUGE_PAGES_OFFERED = (tuple(map(int, re.findall(r"\d+", platform.release())[:2])) >= (6, 1)  # MADV_COLLAPSE
-                      and THP.exists() and "[never]" not in THP.read_text())
+HUGE_PAGES_OFFERED = (
+    tuple(map(int, re.findall(r"\d+", platform.release())[:2])) >= (6, 1)  # MADV_COLLAPSE
+    and THP.exists()
+    and "[never]" not in THP.read_text()
+)
 
 
 @pytest.mark.skipif(not HUGE_PAGES_OFFERED, reason="needs Linux 6.1 (MADV_COLLAPSE) with transparent huge pages on")

@@ -1,5 +1,6 @@
 """Warm workers started together come from one warm-up (grader/sandbox/zygote.py): the second and later cost a fork,
 not another PyTorch import, and each is still a worker of its own: its own folder, its own sandboxes, its own end."""
+
 import os
 
 import psutil

@@ -1,5 +1,6 @@
 """A new worker's folder: the folders of killed graders are removed first, even when another grader removes
 them at the same moment (two grading processes start side by side after a killed run)."""
+
 import os
 import pathlib
 import tempfile

@@ -1,4 +1,5 @@
 """``pytest <notebook>`` gives one result per exercise with its visible points."""
+
 import os
 import subprocess
 import sys
@@ -17,10 +18,20 @@ pytestmark = pytest.mark.slow
 
 def self_check(path, on_ci=None):
     """``pytest <notebook>`` as a student runs it; ``on_ci``: with CI set or unset (pytest prints more on CI)."""
-    env = {k: v for k, v in os.environ.items() if k != "CI"} if on_ci is False else \
-        {**os.environ, "CI": "true"} if on_ci else None
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", str(path)],
-                          cwd=ROOT, capture_output=True, text=True, env=env)
+    env = (
+        {k: v for k, v in os.environ.items() if k != "CI"}
+        if on_ci is False
+        else {**os.environ, "CI": "true"}
+        if on_ci
+        else None
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
 
 
 def test_untouched_notebook_fails_every_exercise_and_says_why():
@@ -30,8 +41,10 @@ def test_untouched_notebook_fails_every_exercise_and_says_why():
     assert run.returncode == 1
     assert f"{exercises} failed" in run.stdout
     assert "not implemented yet" in run.stdout
-    assert f"total of {exercises} exercises: visible checks 0/{checks} passed; this notebook is worth " \
+    assert (
+        f"total of {exercises} exercises: visible checks 0/{checks} passed; this notebook is worth "
         f"{worth(notebook):g} points; the other checks, run at grading, try new inputs" in " ".join(run.stdout.split())
+    )
 
 
 @pytest.mark.parametrize("notebook", notebooks())
@@ -58,6 +71,7 @@ def test_one_wrong_exercise_fails_alone(tmp_path):
 def test_each_exercise_is_checked_where_its_test_cell_stands(tmp_path):
     """A helper named `attention`, which notebook 04's own code later replaces, is still right at its test cell."""
     from ..autograde.test_course_cells import SDPA_WITH_HELPER
+
     notebook = "04_causal_self_attention.ipynb"
     answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
     answers["scaled_dot_product_attention"] = SDPA_WITH_HELPER

@@ -4,6 +4,7 @@ test cell: a correct notebook passes, a wrong answer and an untouched exercise f
 the exercises after it left as released; a notebook with no exercise after that answer, untouched and wrong apart.
 Each variant validated costs a Jupyter kernel that imports PyTorch: "unfinished" shows in one what the untouched
 and the wrong notebook showed in two."""
+
 import re
 import subprocess
 import sys
@@ -21,23 +22,32 @@ from ..conftest import EXERCISES, SOLUTIONS
 pytestmark = pytest.mark.slow
 
 WRONG = {  # one answer per notebook that a visible check catches
-    "01_attention_basics.ipynb": {"softmax_scores": "def softmax_scores(scores):\n    return torch.softmax(scores, dim=0)"},
+    "01_attention_basics.ipynb": {
+        "softmax_scores": "def softmax_scores(scores):\n    return torch.softmax(scores, dim=0)"
+    },
     "02_self_attention_step_by_step.ipynb": {
-        "sum_weighted_values": "def sum_weighted_values(weighted):\n    return weighted.sum(dim=-1)"},
+        "sum_weighted_values": "def sum_weighted_values(weighted):\n    return weighted.sum(dim=-1)"
+    },
     "03_attention_in_numpy.ipynb": {"softmax": "def softmax(x, axis=-1):\n    return np.exp(x)"},
     "04_causal_self_attention.ipynb": {"causal_mask": "def causal_mask(scores):\n    return scores.clone()"},
-    "05_multi_head_attention.ipynb": {"MultiHeadAttention": (
-        "class MultiHeadAttention(nn.Module):\n"
-        "    def __init__(self, embed_dim, num_heads, dropout=0.0, causal=False):\n"
-        "        super().__init__()\n        self.proj = nn.Linear(embed_dim, embed_dim)\n\n"
-        "    def forward(self, x, key_padding_mask=None):\n        return self.proj(x)")},
+    "05_multi_head_attention.ipynb": {
+        "MultiHeadAttention": (
+            "class MultiHeadAttention(nn.Module):\n"
+            "    def __init__(self, embed_dim, num_heads, dropout=0.0, causal=False):\n"
+            "        super().__init__()\n        self.proj = nn.Linear(embed_dim, embed_dim)\n\n"
+            "    def forward(self, x, key_padding_mask=None):\n        return self.proj(x)"
+        )
+    },
 }
 
 
 def graded_cells(nb):
     """{source of a test cell: its exercise}, in notebook order."""
-    return {cell.source.strip(): cell.metadata.nbgrader["grade_id"].removesuffix("_test") for cell in nb.cells
-            if cell.metadata.get("nbgrader", {}).get("grade")}
+    return {
+        cell.source.strip(): cell.metadata.nbgrader["grade_id"].removesuffix("_test")
+        for cell in nb.cells
+        if cell.metadata.get("nbgrader", {}).get("grade")
+    }
 
 
 def exercises(notebook):
@@ -53,7 +63,9 @@ def kinds(notebook):
 def failing(notebook, kind):
     """The exercises whose test cell fails in this variant: none, all, the wrong one, or the wrong one onwards."""
     names, (wrong,) = exercises(notebook), WRONG[notebook]
-    return {"correct": set(), "stub": set(names), "wrong": {wrong}, "unfinished": set(names[names.index(wrong):])}[kind]
+    return {"correct": set(), "stub": set(names), "wrong": {wrong}, "unfinished": set(names[names.index(wrong) :])}[
+        kind
+    ]
 
 
 def variant(notebook, kind):
@@ -63,7 +75,7 @@ def variant(notebook, kind):
     answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
     if kind == "unfinished":
         order = list(answers)  # the solution cells, in notebook order
-        answers = {name: answers[name] for name in order[:order.index(next(iter(WRONG[notebook])))]}
+        answers = {name: answers[name] for name in order[: order.index(next(iter(WRONG[notebook])))]}
     return fill(release, {**answers, **(WRONG[notebook] if kind in ("wrong", "unfinished") else {})})
 
 
@@ -78,8 +90,12 @@ def verdicts(tmp_path_factory, kernels):
             (root / kind).mkdir(exist_ok=True)
             nbformat.write(variant(notebook, kind), root / kind / notebook)
             chosen.setdefault(kind, []).append(notebook)
-    checked = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p",
-                              "grader.selfcheck.plugin", *chosen], cwd=root, capture_output=True, text=True)
+    checked = subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "grader.selfcheck.plugin", *chosen],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     found = {}
     for kind, names in chosen.items():
         for notebook in names:
@@ -90,9 +106,11 @@ def verdicts(tmp_path_factory, kernels):
             assert not (validated.get("changed") or validated.get("type_changed")), validated
             cells = graded_cells(nbformat.read(path, as_version=4))
             failed = validated.get("failed", [])
-            found[notebook, kind] = ({cells[cell["source"]] for cell in failed},
-                                     {name for name, outcome in said.items() if outcome == "FAILED"},
-                                     {cells[cell["source"]]: cell["raw_error"] for cell in failed})
+            found[notebook, kind] = (
+                {cells[cell["source"]] for cell in failed},
+                {name for name, outcome in said.items() if outcome == "FAILED"},
+                {cells[cell["source"]]: cell["raw_error"] for cell in failed},
+            )
     return found
 
 

@@ -2,6 +2,7 @@
 extension, the kernel this environment's Python with the kit), notebook 01 opened in headless Chromium
 (tests/pages_js/validate.mjs). On a wrong answer its dialog shows the checks' report: the failing exercise, what
 was expected, what came back and the likely mistake; on a correct notebook it says the notebook passed."""
+
 import json
 import subprocess
 
@@ -31,8 +32,13 @@ def dialogs(root, tmp_path_factory):
     with jupyter_server(home) as server:
         for kind in ("wrong", "correct"):
             shot = home / f"{kind}.png"
-            pressed = subprocess.run(["node", SCRIPT, server.link(f"notebooks/{kind}/{NOTEBOOK}"), str(shot)],
-                                     cwd=root, capture_output=True, text=True, timeout=400)
+            pressed = subprocess.run(
+                ["node", SCRIPT, server.link(f"notebooks/{kind}/{NOTEBOOK}"), str(shot)],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=400,
+            )
             assert pressed.returncode == 0, pressed.stderr[-3000:]
             said[kind] = json.loads(pressed.stdout), shot
     return said
@@ -64,4 +70,3 @@ def test_the_dialog_says_a_correct_notebook_passes(dialogs):
 def test_each_dialog_is_on_a_screenshot(dialogs):
     for kind in ("wrong", "correct"):
         assert dialogs[kind][1].read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-

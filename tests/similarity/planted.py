@@ -3,6 +3,7 @@
 ``copy_renamed`` is ``dara``'s answer with its variables renamed and two lines swapped; ``copy_exact`` is
 ``emil``'s, character for character. Every other answer was written on its own.
 """
+
 import json
 import pathlib
 import shutil

@@ -28,19 +28,23 @@ def solve(grid):
     raise NotImplementedError()'''
 OWN = {  # independent bodies of solve(), each after the same given code
     "ana": "    best = None\n    for a, b in pairwise(grid):\n        if best is None or a[0] + b[0] > best:\n"
-           "            best = a[0] + b[0]\n    return best",
+    "            best = a[0] + b[0]\n    return best",
     "ben": "    flat = sorted(x for row in normalise(grid) for x in row)\n    middle = len(flat) // 2\n"
-           "    return flat[middle] if len(flat) % 2 else (flat[middle - 1] + flat[middle]) / 2",
+    "    return flat[middle] if len(flat) % 2 else (flat[middle - 1] + flat[middle]) / 2",
     "cam": "    seen = {}\n    while grid:\n        row = grid.pop()\n"
-           "        seen[len(row)] = seen.get(len(row), 0) + 1\n"
-           "    return max(seen.items(), key=lambda item: item[1])[0]",
+    "        seen[len(row)] = seen.get(len(row), 0) + 1\n"
+    "    return max(seen.items(), key=lambda item: item[1])[0]",
 }
 
 
 def one_exercise(answers, stub=GIVEN, reference=None):
     """A hand-made class of one notebook with one exercise ``solve``: ``answers`` {student: whole cell}."""
-    return ClassAnswers({NB: {"solve": stub}}, {NB: {"solve": reference}} if reference else {NB: {}},
-                        {student: {NB: {"solve": code}} for student, code in answers.items()}, [])
+    return ClassAnswers(
+        {NB: {"solve": stub}},
+        {NB: {"solve": reference}} if reference else {NB: {}},
+        {student: {NB: {"solve": code}} for student, code in answers.items()},
+        [],
+    )
 
 
 def with_given(body):
@@ -56,6 +60,7 @@ def planted_course(tmp_path_factory):
 def planted_answers(planted_course):
     from grader.course import Course
     from grader.similarity.answers import class_answers
+
     return class_answers(Course.at(planted_course))
 
 
@@ -88,6 +93,7 @@ def test_a_copy_after_the_starter_code_is_flagged_with_the_starter_code_unmarked
     found = compare(one_exercise(answers))
     assert [(e.first, e.second) for e in found.entries] == [("ben", "dee")]
     from grader.similarity.evidence import evidence
+
     sides = evidence(("ben", answers["ben"]), ("dee", answers["dee"]), GIVEN)
     marked = "".join(text for text, kind in sides[0].parts if kind == "match")
     starter = "".join(text for text, kind in sides[0].parts if kind == "starter")
@@ -105,7 +111,9 @@ def test_short_forced_answers_are_grouped_rarest_first_not_flagged():
     found = compare(one_exercise(answers, stub=stub, reference=common))
     assert found.entries == []
     assert [(g.students, g.equals_reference) for g in found.short] == [
-        (["odd1", "odd2"], False), ([f"s{n}" for n in range(6)], True)]
+        (["odd1", "odd2"], False),
+        ([f"s{n}" for n in range(6)], True),
+    ]
     assert all(g.answered == 9 for g in found.short)
     assert found.short[0].code == rare.splitlines()[1]  # the line of their own, not the stub's
 
@@ -113,8 +121,7 @@ def test_short_forced_answers_are_grouped_rarest_first_not_flagged():
 def test_answers_equal_to_the_reference_up_to_names_are_grouped_not_listed():
     reference = with_given(OWN["ana"])
     renamed = reference.replace("best", "top")
-    found = compare(one_exercise({"x": reference, "y": renamed, "z": with_given(OWN["cam"])},
-                                 reference=reference))
+    found = compare(one_exercise({"x": reference, "y": renamed, "z": with_given(OWN["cam"])}, reference=reference))
     assert found.entries == [] and [g.students for g in found.public] == [["x", "y"]]
 
 
@@ -148,10 +155,13 @@ def test_the_cli_writes_the_page_beside_the_report(planted_course, capsys):
     assert len(rows) == len(PLANTED)
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (["--threshold", "0"], "--threshold 0.0: give a share of fingerprints in common, above 0 and at most 1"),
-    ([], "no student's notebook of self_attention in"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--threshold", "0"], "--threshold 0.0: give a share of fingerprints in common, above 0 and at most 1"),
+        ([], "no student's notebook of self_attention in"),
+    ],
+)
 def test_the_cli_says_what_is_wrong_in_one_line(tmp_path, arguments, message):
     course = kit_course(tmp_path / "course")
     with pytest.raises(SystemExit) as exit:
@@ -162,10 +172,12 @@ def test_the_cli_says_what_is_wrong_in_one_line(tmp_path, arguments, message):
 
 def test_fingerprints_made_in_forked_processes_equal_this_processs(monkeypatch):
     from grader.similarity import fingerprints
+
     starter = fingerprints.boilerplate(GIVEN)
     answers = [("solve", with_given(body)) for body in OWN.values()]
     monkeypatch.setattr(fingerprints, "PARALLEL_FROM", 1)
     monkeypatch.setattr(fingerprints.os, "sched_getaffinity", lambda pid: {0, 1})
     forked = fingerprints.fingerprint_all(answers, {"solve": starter})
     assert {key: made.hashes for key, made in forked.items()} == {
-        (exercise, code): fingerprints.fingerprint(code, starter).hashes for exercise, code in answers}
+        (exercise, code): fingerprints.fingerprint(code, starter).hashes for exercise, code in answers
+    }

@@ -1,4 +1,5 @@
 """One module per LMS bulk-download format; :func:`recognise` tries each on every file."""
+
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -13,6 +14,7 @@ NOISE = {".DS_Store", "Thumbs.db", "desktop.ini"}
 @dataclass
 class Context:
     """What a file's name alone does not say: the LMS's time zone, and what other files of the download say."""
+
     assignment: str
     timezone: ZoneInfo
     notes: dict = field(default_factory=dict)  # per format, e.g. Blackboard's receipts, Gradescope's metadata
@@ -36,8 +38,10 @@ def _one(entry, context):
             return result
     if entry.path.suffix != ".ipynb":
         return Ignored(shown, "not a notebook", "non-notebook file")
-    return (shown, "name in no known layout (Canvas, Moodle, Blackboard, Brightspace, Gradescope, "
-                   "<student>/<notebook>.ipynb)")
+    return (
+        shown,
+        "name in no known layout (Canvas, Moodle, Blackboard, Brightspace, Gradescope, <student>/<notebook>.ipynb)",
+    )
 
 
 __all__ = ["recognise", "Found", "Ignored"]

@@ -6,13 +6,16 @@ per attempt, ``<assignment name>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>.txt``,
 so a file name alone may be split more than one way: the receipt, else the roster, decides. The time
 is the server's local time (``--timezone``).
 """
+
 import datetime
 import re
 
 from ..found import Found, Identity, Ignored
 
-ATTEMPT = re.compile(r"^(?P<prefix>[^_]+_.+)_attempt_(?P<time>\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})"
-                     r"(?:_(?P<file>.+)|\.txt)$")
+ATTEMPT = re.compile(
+    r"^(?P<prefix>[^_]+_.+)_attempt_(?P<time>\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})"
+    r"(?:_(?P<file>.+)|\.txt)$"
+)
 RECEIPT_NAME = re.compile(r"^[^:]+:\s*(?P<name>.*?)\s*\((?P<username>[^()\s]+)\)\s*$")
 
 
@@ -33,8 +36,9 @@ def parse(entry, context):
     if not match:
         return None
     if match["file"] is None:
-        return Ignored(entry.path.as_posix(), "Blackboard receipt (read for the username)",
-                       "Blackboard receipt", listed=False)
+        return Ignored(
+            entry.path.as_posix(), "Blackboard receipt (read for the username)", "Blackboard receipt", listed=False
+        )
     prefix = match["prefix"]
     receipt = context.notes["blackboard"].get((prefix, match["time"]))
     if receipt:
@@ -49,7 +53,7 @@ def parse(entry, context):
 def candidates(prefix, assignment):
     """Every username ``<assignment name>_<username>`` can end with, longest last."""
     if prefix.startswith(f"{assignment}_") and len(prefix) > len(assignment) + 1:
-        return (prefix[len(assignment) + 1:],)
+        return (prefix[len(assignment) + 1 :],)
     parts = prefix.split("_")
     return tuple("_".join(parts[i:]) for i in range(len(parts) - 1, 0, -1))
 
@@ -57,4 +61,4 @@ def candidates(prefix, assignment):
 def parse_time(text, timezone):
     """``YYYY-MM-DD-HH-MM-SS`` in the server's time zone, as naive UTC."""
     local = datetime.datetime.strptime(text, "%Y-%m-%d-%H-%M-%S").replace(tzinfo=timezone)
-    return local.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return local.astimezone(datetime.UTC).replace(tzinfo=None)

@@ -4,6 +4,7 @@
 folder holding the files; the download adds an ``index.html``. The time has no colon and is in the
 downloading user's time zone (``--timezone``).
 """
+
 import datetime
 import re
 
@@ -27,8 +28,14 @@ def parse(entry, context):
     if submitted is None:
         return None
     identity = Identity("brightspace", match["name"], name=match["name"])
-    return Found(path, identity, match["file"], entry.read, submitted_at=submitted,
-                 version=(int(match["submission"]), int(match["file_id"])))
+    return Found(
+        path,
+        identity,
+        match["file"],
+        entry.read,
+        submitted_at=submitted,
+        version=(int(match["submission"]), int(match["file_id"])),
+    )
 
 
 def parse_time(text, timezone):
@@ -38,4 +45,4 @@ def parse_time(text, timezone):
         local = datetime.datetime.strptime(re.sub(r" (\d{3}) ", r" 0\1 ", text), TIME)
     except ValueError:
         return None
-    return local.replace(tzinfo=timezone).astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return local.replace(tzinfo=timezone).astimezone(datetime.UTC).replace(tzinfo=None)

@@ -7,12 +7,15 @@ lower-cased, with every non-word character removed (``doejane``; letters of any 
 with no roster, ``anon_<id>`` is their student id. A re-uploaded file gets ``-1``, ``-2``... before its extension.
 The download holds each student's current submission only and no submission time.
 """
+
 import re
 
 from ..found import Found, Identity
 
-NAME = re.compile(r"^(?:(?P<name>\w+?)_)??(?P<late>LATE_)?(?P<user>\d+|anon_[A-Za-z0-9]+)_(?P<attachment>\d+)"
-                  r"_(?P<file>.+)$")
+NAME = re.compile(
+    r"^(?:(?P<name>\w+?)_)??(?P<late>LATE_)?(?P<user>\d+|anon_[A-Za-z0-9]+)_(?P<attachment>\d+)"
+    r"_(?P<file>.+)$"
+)
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-(?P<n>\d+)(?P<ext>\.[^.]+)$")
 
 
@@ -26,11 +29,23 @@ def parse(entry, context):
         return None
     original, again = strip_resubmission(match["file"])
     anonymous = match["user"].startswith("anon_")
-    identity = Identity("canvas", match["name"] or match["user"], user_id=match["user"], name=match["name"],
-                        anonymous=anonymous, usernames=(match["user"],) if anonymous else (),
-                        aliases=(match["user"].removeprefix("anon_"),) if anonymous else ())
-    return Found(entry.path.as_posix(), identity, original, entry.read,
-                 version=(int(match["attachment"]), again), late=bool(match["late"]))
+    identity = Identity(
+        "canvas",
+        match["name"] or match["user"],
+        user_id=match["user"],
+        name=match["name"],
+        anonymous=anonymous,
+        usernames=(match["user"],) if anonymous else (),
+        aliases=(match["user"].removeprefix("anon_"),) if anonymous else (),
+    )
+    return Found(
+        entry.path.as_posix(),
+        identity,
+        original,
+        entry.read,
+        version=(int(match["attachment"]), again),
+        late=bool(match["late"]),
+    )
 
 
 def strip_resubmission(file):

@@ -3,6 +3,7 @@
 The metadata maps each ``submission_<id>`` to its ``:submitters:`` (``:name:``, ``:sid:``, ``:email:``)
 and its ``:created_at:`` time, written with its UTC offset (``2026-03-02 17:45:10.123456 -0800``).
 """
+
 import datetime
 import re
 
@@ -13,8 +14,12 @@ from ..found import Found, Identity, Ignored
 METADATA = "submission_metadata.yml"
 FOLDER = re.compile(r"^(?:.*/)?(?P<key>submission_\d+)/(?:.*/)?(?P<file>[^/]+)$")
 # ``2026-03-02 17:45:10.123456789 -08:00`` as the export writes it, or ISO 8601 (``T``, no space before the offset).
-CREATED = [f"%Y-%m-%d{between}%H:%M:%S{fraction}{space}%z"
-           for between in " T" for fraction in (".%f", "") for space in (" ", "")]
+CREATED = [
+    f"%Y-%m-%d{between}%H:%M:%S{fraction}{space}%z"
+    for between in " T"
+    for fraction in (".%f", "")
+    for space in (" ", "")
+]
 
 
 def read_notes(entries, context):
@@ -32,12 +37,11 @@ def read_notes(entries, context):
 def parse(entry, context):
     path = entry.path.as_posix()
     if entry.path.name == METADATA:
-        return Ignored(path, "Gradescope metadata (read for names and times)", "Gradescope metadata file",
-                       listed=False)
+        return Ignored(path, "Gradescope metadata (read for names and times)", "Gradescope metadata file", listed=False)
     match = FOLDER.match(path)
     if not match:
         return None
-    top = path[:match.start("key")].rstrip("/") or "."
+    top = path[: match.start("key")].rstrip("/") or "."
     known = context.notes["gradescope"].get((top, match["key"]))
     if known is None:
         return None
@@ -45,9 +49,13 @@ def parse(entry, context):
     if len(submitters) != 1:
         return Ignored(path, f"Gradescope group submission ({len(submitters)} submitters): collect it by hand")
     who = submitters[0]
-    identity = Identity("gradescope", who.get(":name") or who.get(":sid") or match["key"],
-                        user_id=who.get(":sid") or None, name=who.get(":name") or None,
-                        email=who.get(":email") or None)
+    identity = Identity(
+        "gradescope",
+        who.get(":name") or who.get(":sid") or match["key"],
+        user_id=who.get(":sid") or None,
+        name=who.get(":name") or None,
+        email=who.get(":email") or None,
+    )
     return Found(path, identity, match["file"], entry.read, submitted_at=created)
 
 
@@ -60,5 +68,5 @@ def parse_time(text):
             created = datetime.datetime.strptime(text, form)
         except ValueError:
             continue
-        return created.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return created.astimezone(datetime.UTC).replace(tzinfo=None)
     return None

@@ -6,6 +6,7 @@ with blind marking the full name is "Participant"). Folder mode (the default sin
 files in that folder (older versions end the folder's name with ``_``); flat mode appends ``_<file>``.
 Online text comes as ``_assignsubmission_onlinetext``. No submission time is in the download.
 """
+
 import re
 
 from ..found import Found, Identity, Ignored
@@ -28,6 +29,11 @@ def parse(entry, context):
     if match["plugin"] != "file":
         return Ignored(path, f"Moodle {match['plugin']} submission, not a file")
     anonymous = match["name"].strip().lower() in BLIND_NAMES
-    identity = Identity("moodle", f"{match['name']} ({match['id']})", user_id=match["id"],
-                        name=None if anonymous else match["name"], anonymous=anonymous)
+    identity = Identity(
+        "moodle",
+        f"{match['name']} ({match['id']})",
+        user_id=match["id"],
+        name=None if anonymous else match["name"],
+        anonymous=anonymous,
+    )
     return Found(path, identity, match["file"].rsplit("/", 1)[-1], entry.read)

@@ -1,4 +1,5 @@
 """A folder (or zip) laid out as ``<student>/<notebook>.ipynb``: the folder's name is the student's id."""
+
 from ..found import Found, Identity
 
 
@@ -10,5 +11,4 @@ def parse(entry, context):
     if len(entry.path.parts) != 2 or entry.path.suffix != ".ipynb":
         return None
     student = entry.path.parts[0]
-    return Found(entry.path.as_posix(), Identity("folder", student, usernames=(student,)), entry.path.name,
-                 entry.read)
+    return Found(entry.path.as_posix(), Identity("folder", student, usernames=(student,)), entry.path.name, entry.read)

@@ -1,4 +1,5 @@
 """Grade sheets that an LMS's gradebook import accepts, one module per LMS, totals from nbgrader's gradebook."""
+
 import pathlib
 from dataclasses import dataclass, field
 

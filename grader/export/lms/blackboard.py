@@ -3,6 +3,7 @@
 The column's header must end with its Grade Center id, ``<name> [Total Pts: <points> Score] |<column id>``,
 as in a Grade Center download; rows are matched by ``Username``.
 """
+
 from ...errors import UsageError
 
 
@@ -19,5 +20,7 @@ def _username(total):
 
 def check_column(column):
     if not column or "|" not in column:
-        raise UsageError("Blackboard needs --column '<name> [Total Pts: <points> Score] |<column id>', as in a "
-                         f"Grade Center download, not {column!r}")
+        raise UsageError(
+            "Blackboard needs --column '<name> [Total Pts: <points> Score] |<column id>', as in a "
+            f"Grade Center download, not {column!r}"
+        )

@@ -2,6 +2,7 @@
 
 A row needs a Username or an OrgDefinedId (both when known); each row ends with ``#``.
 """
+
 from ...errors import UsageError
 
 

@@ -3,6 +3,7 @@
 Canvas matches a row by ``ID`` (its user id) and the column by the assignment id in parentheses; a
 column titled otherwise would become a new assignment. The second row gives the points possible.
 """
+
 from ...errors import UsageError
 
 
@@ -21,8 +22,9 @@ def sheet(totals, column):
 
 def check_column(column):
     if not column or not column.endswith(")") or "(" not in column:
-        raise UsageError("Canvas needs --column '<title> (<assignment id>)', as in its gradebook export, "
-                     f"not {column!r}")
+        raise UsageError(
+            f"Canvas needs --column '<title> (<assignment id>)', as in its gradebook export, not {column!r}"
+        )
 
 
 def _max(totals):

@@ -3,14 +3,25 @@
 Moodle's importer needs ``Identifier`` (``Participant <id>``, the id of the download's folder names),
 ``Grade`` and ``Last modified (grade)``: a grade changed in Moodle after that time is not overwritten.
 """
+
 import datetime
 
-COLUMNS = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade", "Grade can be changed",
-           "Last modified (submission)", "Last modified (grade)", "Feedback comments"]
+COLUMNS = [
+    "Identifier",
+    "Full name",
+    "Email address",
+    "Status",
+    "Grade",
+    "Maximum Grade",
+    "Grade can be changed",
+    "Last modified (submission)",
+    "Last modified (grade)",
+    "Feedback comments",
+]
 
 
 def sheet(totals, column, now=None):
-    stamp = (now or datetime.datetime.now(datetime.timezone.utc)).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    stamp = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y-%m-%dT%H:%M:%S+00:00")
     rows, omitted = [], []
     for t in totals:
         participant = t.lms_id("moodle")

@@ -1,4 +1,5 @@
 """Writing a grade sheet: every field quoted as CSV needs, and nothing a spreadsheet would run as a formula."""
+
 import csv
 import re
 

@@ -1,4 +1,5 @@
 """Each student's total for the assignment, from nbgrader's gradebook, with the identities the LMSs need."""
+
 from dataclasses import dataclass, field
 
 from ...gradebook import assignment_scores
@@ -28,5 +29,16 @@ def totals(course):
     """[Total] for every student of the gradebook, like nbgrader's own CSV export: the score less the late
     penalty (never below zero), zero for a student with no submission."""
     known = identities(course)
-    return [Total(s.student.id, s.student.first_name, s.student.last_name, s.student.email, s.student.lms_user_id,
-                  s.score, s.max_score, known.get(s.student.id, {})) for s in assignment_scores(course)]
+    return [
+        Total(
+            s.student.id,
+            s.student.first_name,
+            s.student.last_name,
+            s.student.email,
+            s.student.lms_user_id,
+            s.score,
+            s.max_score,
+            known.get(s.student.id, {}),
+        )
+        for s in assignment_scores(course)
+    ]
