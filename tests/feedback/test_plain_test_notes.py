@@ -50,5 +50,6 @@ def test_only_a_test_cell_judged_in_the_students_process_carries_the_note(tmp_pa
     nb, _ = KitFeedback(config=config).preprocess(nb, resources)
     inside, outside = nb.cells
     assert inside.outputs[0]["text"] == "ran\n"
-    assert "judged in the student's process: this test cell uses get_ipython()" in inside.outputs[-1]["data"]["text/plain"]
+    note = inside.outputs[-1]["data"]["text/plain"]
+    assert "judged in the student's process: this test cell uses get_ipython()" in note
     assert [o["output_type"] for o in outside.outputs] == ["stream"]
