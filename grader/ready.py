@@ -19,8 +19,7 @@ NEEDS = {
     "report": "gradebook",
 }
 WITHOUT_GRADEBOOK = {"adopt", "jwks", "gradescope", "similarity"}  # the commands that never open the gradebook
-# The commands that neither grade, release nor hand grades on: they work on a course graded by nbgrader's executor.
-WITHOUT_SANDBOX = {"adopt", "jwks", "roster", "similarity"}
+WITHOUT_SANDBOX = {"adopt"}  # every other command works on a course that grades in the kit's sandbox
 
 
 def require(folder, assignment, command):

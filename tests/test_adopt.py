@@ -19,8 +19,7 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedb
 c.Autograde.exclude_overwriting = {"ps1": ["helpers.py"]}
 c.Execute.timeout = 45
 """
-# The commands that neither grade, release nor hand grades on: the course's executor does not matter to them.
-WITHOUT_SANDBOX = {"demo", "adopt", "jwks", "roster", "similarity"}
+WITHOUT_SANDBOX = {"demo", "adopt"}  # demo makes its own course; adopt is what the others ask for
 REFUSING = sorted(set(VERBS) - WITHOUT_SANDBOX)
 
 
@@ -54,10 +53,6 @@ def test_every_command_that_grades_or_hands_grades_on_refuses_a_stock_course(sto
     argv = [verb] + (["download.zip"] if verb == "collect" else []) + ["--course", str(stock_course)]
     assert one_line_refusal(argv).endswith(adopt_message(stock_course))
     assert sorted(stock_course.rglob("*")) == before  # nothing written
-
-
-def test_similarity_compares_a_stock_courses_answers_without_adopting_it(stock_course):
-    assert "run python -m grader release first" in one_line_refusal(["similarity", "--course", str(stock_course)])
 
 
 def test_adopt_makes_a_stock_course_grade_in_the_sandbox_its_own_settings_kept(stock_course, capsys):
