@@ -12,6 +12,8 @@ from grader.autograde.jobs import build_job
 from grader.autograde.plain_tests import judged_inside_note, reaches_inside
 from grader.sandbox.pool import Pool
 
+from .judged import grade_test_cells
+
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
 STUDENT = '''\
@@ -79,30 +81,8 @@ TESTS = {
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     """{test cell name: (unit kind, status, outputs)} of one notebook graded by one warm worker."""
-    from nbformat.v4 import new_code_cell, new_notebook
-
-    cells = [new_code_cell(STUDENT)]
-    for name, source in TESTS.items():
-        cell = new_code_cell(source)
-        cell.metadata["nbgrader"] = {
-            "grade_id": name,
-            "grade": True,
-            "solution": False,
-            "locked": True,
-            "points": 1,
-            "schema_version": 3,
-        }
-        cells.append(cell)
-    job, _ = build_job(new_notebook(cells=cells), tmp_path_factory.mktemp("course"), {"unit_seconds": 20})
-    pool = Pool(1, "none")
-    try:
-        result = pool.run(job)
-    finally:
-        pool.close()
-    return {
-        name: (unit["kind"], done["status"], done.get("outputs"))
-        for name, unit, done in zip(TESTS, job["units"][1:], result["units"][1:])
-    }
+    found, _ = grade_test_cells(STUDENT, TESTS, tmp_path_factory.mktemp("course"), {"unit_seconds": 20})
+    return {name: (unit["kind"], done["status"], done.get("outputs")) for name, (unit, done) in found.items()}
 
 
 def text(outputs):

@@ -10,8 +10,7 @@ test cell's outcome: the judge's outputs and the second opinion of the same cell
 
 import pytest
 
-from grader.autograde.jobs import build_job
-from grader.sandbox.pool import Pool
+from .judged import grade_test_cells
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
@@ -108,8 +107,6 @@ SECOND_OPINIONS = ("proxy_equality", "wrong_in_both")
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """{test cell name: unit result} of one notebook graded by one warm worker in a folder with a course module."""
-    from nbformat.v4 import new_code_cell, new_notebook
-
     root = tmp_path_factory.mktemp("course")
     source, folder = root / "source" / "ps1", root / "autograded" / "student" / "ps1"
     for where in (source, folder):
@@ -117,28 +114,11 @@ def graded(tmp_path_factory):
         (where / "course_helper.py").write_text(HELPER)
         (where / "numbers.csv").write_text("1,2,3\n4,5,6\n")
     (folder / "00_earlier.ipynb").write_text('{"cells": ["the hidden tests of a notebook graded before"]}')
-    cells = [new_code_cell(STUDENT)]
-    for name, text in TESTS.items():
-        cell = new_code_cell(text)
-        cell.metadata["nbgrader"] = {
-            "grade_id": name,
-            "grade": True,
-            "solution": False,
-            "locked": True,
-            "points": 1,
-            "schema_version": 3,
-        }
-        cells.append(cell)
-    job, _ = build_job(
-        new_notebook(cells=cells), root, {"unit_seconds": 20, "notebook_seconds": 120}, folder=folder, source=source
+    found, student = grade_test_cells(
+        STUDENT, TESTS, root, {"unit_seconds": 20, "notebook_seconds": 120}, folder=folder, source=source
     )
-    pool = Pool(1, "none")
-    try:
-        result = pool.run(job)
-    finally:
-        pool.close()
-    assert result["units"][0]["status"] == "ok" and not errors(result["units"][0]["outputs"]), result["units"][0]
-    return dict(zip(TESTS, result["units"][1:]))
+    assert student["status"] == "ok" and not errors(student["outputs"]), student
+    return {name: done for name, (_, done) in found.items()}
 
 
 def errors(outputs):
