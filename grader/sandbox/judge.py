@@ -194,7 +194,8 @@ def _named(value):
         module, name = "torch", str(value).removeprefix("torch.")
     else:
         return None
-    found = sys.modules.get(module) if type(module) is str and type(name) is str else None
+    shared = type(module) is str and type(name) is str and not UNSHARED_MODULES.fullmatch(module)
+    found = sys.modules.get(module) if shared else None  # a class of the test cell's own (__main__) is lent
     for part in name.split(".") if found is not None else ():
         found = getattr(found, part, None)
     return [module, name] if found is value else None

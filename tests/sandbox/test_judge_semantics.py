@@ -69,6 +69,10 @@ def make(numpy_type, torch_dtype, numpy_dtype, kind):
             np.zeros(1, dtype=numpy_dtype).dtype.name, kind(3.5))
 
 
+def build(kind, value):
+    return kind(value)
+
+
 def listing():
     return sorted(os.listdir("."))
 
@@ -97,6 +101,7 @@ TESTS = {
     "namespace_whole": "assert 'uses_helper' in globals() and 'nothing_here' not in globals()\n"
     "assert globals().get('third') is not None and 'solve' in dir() and 'A' in vars()\n"
     "from __main__ import total_length as same\nassert same(['ab']) == 2",
+    "class_handed": "class Point:\n    def __init__(self, x):\n        self.x = x\n\n\nassert build(Point, 3).x == 3",
     "module_by_name": "m = module_named()\nprint(repr(m))",
     "proxy_equality": "import fractions\nassert third() == fractions.Fraction(1, 3)",
     "wrong_in_both": "assert total_length(np.array(['a'])) == 5",
