@@ -131,11 +131,9 @@ class Changes:
     """The sandbox's side: which files of its working folder changed since they were last sent."""
 
     def __init__(self, root, limit):
-        self.root, self.limit, self.sent = root, limit, {}
-        for relative, fd in _regular_files(root):  # what the folder holds now was copied there: not sent again
-            with os.fdopen(fd, "rb") as file:
-                info = os.fstat(file.fileno())
-                self.sent[relative] = (info.st_size, info.st_mtime_ns)
+        self.root, self.limit, self.sent = root, 0, {}
+        self.since_last()  # what the folder holds now was copied there: noted, not sent
+        self.limit = limit
 
     def since_last(self):
         """{relative path: bytes} of the data files written or changed since the last call (at most ``limit``

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import crossing, protocol
 from .folder import Changes
-from .shell import CellOutputs, StreamToOutputs
+from .shell import CellOutputs, SandboxShell, StreamToOutputs
 
 MAX_TEXT = 10_000
 MAX_MESSAGE_BYTES = 64 << 20
@@ -121,7 +121,7 @@ class Handles:
     def call_back(self, request):
         """Ask the judge to do ``request`` on an object it lent; serve the judge's own requests meanwhile."""
         protocol.write(self.fd, {"call_back": request})
-        shell = _shell()
+        shell = SandboxShell.instance()
         while True:
             message = protocol.read(self.fd, MAX_MESSAGE_BYTES)
             if "returned" in message:
@@ -129,12 +129,6 @@ class Handles:
             if "raised" in message:
                 raise _rebuilt(message["raised"])
             protocol.write(self.fd, answer(shell, self, message, shell.outputs.limit))
-
-
-def _shell():
-    from .shell import SandboxShell
-
-    return SandboxShell.instance()
 
 
 class Lent:

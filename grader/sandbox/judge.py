@@ -272,8 +272,8 @@ class TestCellNames(dict):
         return self[name] if name in self else default
 
     def keys(self):
-        theirs = self.student.ask({"names": True})
-        return list(dict.fromkeys([*dict.keys(self), *(n for n in theirs if self.seen.get(n) is not crossing.MISSING)]))
+        theirs = [name for name in self.student.ask({"names": True}) if self.seen.get(name) is not crossing.MISSING]
+        return list(dict.fromkeys([*dict.keys(self), *theirs]))
 
     def __iter__(self):
         return iter(self.keys())
