@@ -1,9 +1,9 @@
 """nbgrader configuration for the self-attention kit (the course root is this folder).
 
-The kit's steps, exporters and safe HTML come from grader/course_config.py, as for any course brought to the kit
+The kit's steps, exporters and safe HTML come from grader/course/config.py, as for any course brought to the kit
 with ``python -m grader adopt``; what follows them is this course's own."""
 
-from grader.course_config import use_the_kit
+from grader.course.config import use_the_kit
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
 

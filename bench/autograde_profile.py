@@ -83,7 +83,7 @@ def grade_in_process(course, students):
     """Grade ``students`` here as one grading process does;
     return the jobs the worker ran and the wall seconds of starting it and of each job."""
     from grader.autograde.nbgrader_pass import autograde_app, warm_up
-    from grader.worker import shared_pool, start_sandbox, stop_sandbox
+    from grader.sandbox.worker import shared_pool, start_sandbox, stop_sandbox
 
     os.chdir(course.root)
     started = time.monotonic()

@@ -20,7 +20,7 @@ MODULES = {
     "jwks": ".lms.keys",
     "regrade": ".regrade",
     "similarity": ".similarity",
-    "adopt": ".adopt",
+    "adopt": ".course.adopt",
     "demo": ".demo.run",
 }
 

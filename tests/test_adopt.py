@@ -137,7 +137,7 @@ def test_adopt_refuses_a_course_that_runs_notebooks_its_own_way(stock_course):
 def test_the_kits_settings_on_nbgraders_defaults_are_the_kits_own_courses():
     from traitlets.config import Config
 
-    from grader.course_config import use_the_kit
+    from grader.course.config import use_the_kit
 
     assert use_the_kit(Config()) == []
     kit, own = Config(), Course(ROOT).config

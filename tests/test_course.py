@@ -6,7 +6,7 @@ import pathlib
 from traitlets.config import Config
 
 from grader.course import Course
-from grader.gradebook import Scores, graded_cells, read_scores, students
+from grader.course.gradebook import Scores, graded_cells, read_scores, students
 
 CONFIG = 'c = get_config()\nc.CourseDirectory.release_directory = "handouts"\n'
 

@@ -135,7 +135,7 @@ def test_the_generated_pages_describe_everything_the_code_has():
     only the site's build."""
     from grader.autograde.jobs import DEFAULT_LIMITS
     from grader.export.rows import COLUMNS
-    from grader.statuses import STATUSES
+    from grader.records.statuses import STATUSES
 
     assert set(COLUMNS) <= set(kit_docs.COLUMN_WORDS)
     assert set(DEFAULT_LIMITS) <= set(kit_docs.LIMIT_WORDS)
@@ -179,3 +179,14 @@ def test_the_site_builds_without_a_warning(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-4000:]
     assert (tmp_path / "html" / "instructors" / "cli.html").exists()
+
+
+def test_the_architecture_page_names_every_package_and_nothing_else():
+    """The table of packages on the architecture page and the folders of ``grader/`` say the same thing."""
+    page = (DOCS / "extending" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(grader/[\w/.]*)`", page.split("## The packages")[1].split("\n## ")[0]))
+    package = KIT / "grader"
+    layout = {f"grader/{p.name}/" for p in package.iterdir() if (p / "__init__.py").is_file()}
+    layout |= {f"grader/{p.name}" for p in package.glob("*.py") if p.name not in ("__init__.py", "__main__.py")}
+    assert {name for name in named if name.count("/") <= 2 and (name.endswith("/") or name.endswith(".py"))} >= layout
+    assert [name for name in named if not (KIT / name).exists()] == []

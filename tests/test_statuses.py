@@ -1,4 +1,4 @@
-"""One table of statuses (grader/statuses.py): every status the grading code can write is in it, and the
+"""One table of statuses (grader/records/statuses.py): every status the grading code can write is in it, and the
 table's word is what formgrader, the grade table and the export say of it, a grader's error included."""
 
 import ast
@@ -12,11 +12,11 @@ from grader import records
 from grader.autograde.flags import mark
 from grader.autograde.table import grade_table
 from grader.course import Course
+from grader.course.grades import CellGrade, NotebookGrade
 from grader.export.rows import table
-from grader.grades import CellGrade, NotebookGrade
 from grader.records import ExerciseRecord, NotebookRecord
+from grader.records.statuses import STATUSES
 from grader.sandbox.zygote import Failed
-from grader.statuses import STATUSES
 
 from .conftest import ROOT
 
@@ -25,7 +25,7 @@ PACKAGE = ROOT / "grader"
 WRITERS = [
     *sorted((PACKAGE / "sandbox").glob("*.py")),
     *sorted((PACKAGE / "autograde").glob("*.py")),
-    PACKAGE / "grades.py",
+    PACKAGE / "course" / "grades.py",
 ]
 STATUS_ARGUMENT = {
     made.__name__: list(inspect.signature(made).parameters).index("status")

@@ -1,4 +1,5 @@
-"""No verb imports another: what two verbs share lives in a neutral module (grader/course.py, grader/gradebook.py...).
+"""No verb imports another: what two verbs share lives in a neutral module (grader/course/,
+grader/records/...).
 
 A verb is a package of ``python -m grader``'s commands. The drivers of verbs, the demo (every verb, end to end)
 and Gradescope's run_autograder (autograde, on one submission), import the verbs they drive from the verbs' own
@@ -12,7 +13,7 @@ import pathlib
 from grader.cli import VERBS
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "grader"
-DRIVERS = {"grader.demo.run", "grader.gradescope.run", "grader.regrade.run"}
+DRIVERS = {"grader.demo.run", "grader.demo.lti", "grader.gradescope.run", "grader.regrade.run"}
 
 
 def module_name(path):
@@ -93,7 +94,7 @@ def test_the_import_reader_resolves_relative_imports():
         "grader.export.lms.sheet",
         "grader.export.lms.totals",
     }
-    assert imported(PACKAGE / "export" / "lms" / "totals.py") >= {"dataclasses", "grader.gradebook"}
+    assert imported(PACKAGE / "export" / "lms" / "totals.py") >= {"dataclasses", "grader.course.gradebook"}
 
 
 def test_no_verb_imports_another_verb():

@@ -3,7 +3,7 @@
 Each is written into ``docs/_generated/`` (not a page of its own: the pages that show it include it), and only
 when its text changed, so that Sphinx rebuilds only what changed:
 
-- ``statuses.md``: every status a grade can hold, from the kit's one table (``grader/statuses.py``), and every
+- ``statuses.md``: every status a grade can hold, from the kit's one table (``grader/records/statuses.py``), and every
   likely mistake a student can be told, from the misconception catalogue;
 - ``test-cell.md``: the lines a test cell prints, made by the kit's own wording functions;
 - ``configuration.rst``: every setting of the kit's configurable classes: the classes in ``grader/`` that declare
@@ -11,7 +11,7 @@ when its text changed, so that Sphinx rebuilds only what changed:
   ``class_config_rst_doc()``;
 - ``export-columns.md``: the columns of the export's CSV (``grader.export.rows.COLUMNS``);
 - ``limits.md``: the sandbox's limits (``grader.autograde.jobs.DEFAULT_LIMITS``) and the limits on files read
-  from a download or an upload (``grader/uploads.py``);
+  from a download or an upload (``grader/boundary/uploads.py``);
 - ``benchmarks.md``: the benchmarks' latest records and their trend, from ``bench/results.jsonl``.
 
 A column, a limit or a status that the words below do not describe makes the build warn (and, with ``-W``, fail),
@@ -81,7 +81,7 @@ def _cell(text):
 
 
 def statuses():
-    from grader.statuses import PENDING, STATUSES
+    from grader.records.statuses import PENDING, STATUSES
 
     lines = [
         "| status | export word | real score? | a person grades it? | what the student reads |",
@@ -201,7 +201,7 @@ def export_columns():
 
 
 def limits():
-    from grader import uploads
+    from grader.boundary import uploads
     from grader.autograde.jobs import DEFAULT_LIMITS
 
     lines = ["| limit | default | what it limits | setting |", "|---|---|---|---|"]

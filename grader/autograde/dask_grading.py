@@ -21,9 +21,9 @@ import uuid
 from distributed import Client, KilledWorker, as_completed
 from sqlalchemy.engine import make_url
 
-from ..counts import count
+from ..cli.counts import count
+from ..cli.errors import NbgraderFailed, UsageError
 from ..course import CONFIG
-from ..errors import NbgraderFailed, UsageError
 from ..sandbox.pool import SandboxUnavailable
 from .dask_files import read_files, write_files
 from .dask_worker import CourseOnWorker, grade_on_worker

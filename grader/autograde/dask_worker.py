@@ -26,7 +26,7 @@ from distributed import WorkerPlugin, get_worker
 
 from ..course import CONFIG, Course, path_with_venv
 from ..sandbox.pool import SandboxUnavailable
-from ..worker import start_sandbox
+from ..sandbox.worker import start_sandbox
 from .dask_files import read_files, write_files
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, grade_student
 

@@ -1,14 +1,14 @@
 """The kit's statuses in nbgrader's gradebook, so that formgrader shows what needs a person.
 
 An autograde preprocessor after SaveAutoGrades (``nbgrader_config.py``). From the notebook's grading
-record, as the table of statuses (grader.statuses) reads it: a test cell that timed out, crashed, ran out of
+record, as the table of statuses (grader.records.statuses) reads it: a test cell that timed out, crashed, ran out of
 memory, sent back answers the grader could not read, was not run or that the grader could not check (or any
 cell of a notebook that did not run) keeps its score of 0 and gets nbgrader's "needs manual grade"; the
 notebook is flagged when anything in it needs a person, a changed, copied or added nbgrader cell included
 (its scores are real: the instructor's cells were graded). The student's notebooks that are not there (not
 handed in, or set aside as not readable) are flagged too, and a set-aside one needs a manual grade. A flag is
 never taken off here: a grader may have set it. A notebook whose nbgrader cells the student changed opens, in
-formgrader, with a note for the grader that names each changed cell and how it changed (grader/review.py; the
+formgrader, with a note for the grader that names each changed cell and how it changed (grader/course/review.py; the
 feedback page leaves it out: the student's page has its own note).
 """
 
@@ -17,8 +17,8 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .. import records
 from ..course import Course
-from ..review import grader_note
-from ..statuses import GRADED, needs_manual_grade
+from ..course.review import grader_note
+from ..records.statuses import GRADED, needs_manual_grade
 
 
 class FlagForReview(NbGraderPreprocessor):

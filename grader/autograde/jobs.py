@@ -8,7 +8,7 @@ test cell (``kit``): the exercise is probed where the cell stands, and judged he
 
 import sys
 
-from ..boundary import kit_copies, student_paths
+from ..boundary.student_safe import kit_copies, student_paths
 from ..checks import plain
 from ..checks.cells import defines, is_test_cell, kit_exercise
 from ..checks.grade import grader_problem
@@ -16,8 +16,8 @@ from ..checks.registry import visible_parts
 from ..checks.running import plan, sandbox_requests, with_source_outcomes
 from ..checks.scoring import judge_parts
 from ..hidden import hidden_parts
+from ..records.statuses import STATUSES
 from ..sandbox.isolation import paths_to_hide
-from ..statuses import STATUSES
 from .plain_tests import reaches_inside
 
 DEFAULT_LIMITS = {
@@ -33,8 +33,8 @@ DEFAULT_LIMITS = {
 
 def secret_paths(course, also=()):
     """What a submission must not see: the course and the kit (and the folders in ``also``), but for the
-    Python environment and the student-safe part of the kit (grader/boundary.py): hidden checks, references,
-    records, the demo and the grader's own code are all covered."""
+    Python environment and the student-safe part of the kit (grader/boundary/student_safe.py): hidden checks,
+    references, records, the demo and the grader's own code are all covered."""
     return paths_to_hide([course, *kit_copies(), *also], [sys.prefix, *student_paths()])
 
 

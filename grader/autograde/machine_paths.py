@@ -5,7 +5,7 @@ import site
 import sys
 import sysconfig
 
-from ..boundary import KIT_ROOT
+from ..boundary.student_safe import KIT_ROOT
 
 
 def _prefixes():

@@ -5,7 +5,7 @@ no submission in the gradebook at all, so neither shows. Each such notebook gets
 (grader.autograde.unreadable): a submission in the gradebook if the student has none, nbgrader's zero and the flag
 (grader.autograde.flags.mark_absent), and an autograded stand-in that, opened, says it was not handed in. The
 stand-in holds no cell of the release: nothing to grade, no score but 0. Its student still counts as having
-handed in nothing (grader.grades reads the submitted folder), and gets no feedback page for it
+handed in nothing (grader.course.grades reads the submitted folder), and gets no feedback page for it
 (:func:`drop_stand_in_pages`). Handed in later, the notebook is graded as usual (nbgrader's autograde replaces
 the student's autograded folder) and loses the flag set here.
 """
@@ -21,7 +21,7 @@ from nbgrader.api import MissingEntry
 
 from .. import records
 from ..course import Course
-from ..review import not_handed_in_note
+from ..course.review import not_handed_in_note
 from .flags import mark_absent
 
 STAND_IN = "attention_kit_not_handed_in"  # the stand-in's metadata key

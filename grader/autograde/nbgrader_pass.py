@@ -26,7 +26,7 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 
 from ..course import Course, path_with_venv
 from ..sandbox.pool import SandboxUnavailable
-from ..worker import adopt_sandbox, start_sandbox, stop_sandbox
+from ..sandbox.worker import adopt_sandbox, start_sandbox, stop_sandbox
 
 SANDBOX_UNAVAILABLE = "!!"
 _handing = []  # the request pipes of the processes forked from this one: a later fork closes its copies
@@ -115,7 +115,7 @@ def grade(requests, answers):
 class Forked:
     """A grading process forked from this one, seen as a :class:`subprocess.Popen`: ``stdin`` (its requests),
     ``stdout`` (its lines) and ``wait()`` (its exit code, negative when a signal ended it). ``worker``: a warm
-    sandbox worker this process started for it (grader.worker.prestart), or None."""
+    sandbox worker this process started for it (grader.sandbox.worker.prestart), or None."""
 
     def __init__(self, log, worker=None):
         requests, self._give = os.pipe()

@@ -3,12 +3,12 @@
 import nbformat
 from nbgrader.utils import determine_grade
 
+from ..boundary.safe_html import safe_outputs
 from ..checks.grade import format_results
 from ..checks.scoring import gate_note, scaled
 from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord
-from ..safe_html import safe_outputs
-from ..statuses import DISPUTED, JUDGED_INSIDE
+from ..records.statuses import DISPUTED, JUDGED_INSIDE
 from .jobs import failure_reason
 from .machine_paths import scrub_outputs
 from .plain_tests import judged_inside_note

@@ -10,8 +10,8 @@ from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
 from ..course import Course
-from ..statuses import STATUSES
-from ..worker import ISOLATION, shared_pool
+from ..records.statuses import STATUSES
+from ..sandbox.worker import ISOLATION, shared_pool
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
 from .tampering import restore_labels, tampering

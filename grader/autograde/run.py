@@ -21,12 +21,12 @@ from nbformat.reader import NotJSONError
 from sqlalchemy.engine import make_url
 
 from .. import records as record
-from ..counts import count
+from ..cli.counts import count
+from ..cli.errors import NbgraderFailed
 from ..course import Course
-from ..errors import NbgraderFailed
 from ..sandbox.cgroup import usable_cores, usable_memory
 from ..sandbox.pool import SandboxUnavailable
-from ..worker import prestart_sandboxes, stop_prestarted
+from ..sandbox.worker import prestart_sandboxes, stop_prestarted
 from . import nbgrader_pass
 from .missing import show_missing
 from .nbgrader_pass import SANDBOX_UNAVAILABLE, done_marker

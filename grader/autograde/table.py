@@ -6,9 +6,9 @@ Each column is headed by the notebook's number and short title; the legend expla
 
 import textwrap
 
-from ..grades import course_grades
-from ..review import notes
-from ..titles import short_titles
+from ..course.grades import course_grades
+from ..course.review import notes
+from ..course.titles import short_titles
 
 COLUMN = 10  # a cell: score, "/", maximum, mark
 ATTENTION = "! = needs attention (not graded, crashed, timed out, tampered, missing or waiting for a manual grade)"

@@ -7,9 +7,9 @@ of each student's notebook kept; nothing is copied in a dry run.
 
 import zoneinfo
 
+from ..boundary.uploads import entries
+from ..cli.errors import UsageError
 from ..course import Course
-from ..errors import UsageError
-from ..uploads import entries
 from . import roster
 from .choose import latest
 from .formats import Found, Ignored, recognise

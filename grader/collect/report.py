@@ -3,7 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..counts import count
+from ..cli.counts import count
 
 NAMED_AT_MOST = 10  # students named in the line about who is not in the download
 

@@ -4,9 +4,9 @@ import csv
 import re
 import unicodedata
 
-from ..errors import UsageError
-from ..gradebook import Person
-from ..gradebook import students as gradebook_students
+from ..cli.errors import UsageError
+from ..course.gradebook import Person
+from ..course.gradebook import students as gradebook_students
 from .formats import canvas
 
 SAFE_ID = re.compile(r"^[\w@+-][\w.@+-]*$")  # letters of any script, digits, _ . @ + -; no leading dot

@@ -12,7 +12,7 @@ import datetime
 import json
 import pathlib
 
-from ..identities import identities, identities_path
+from ..course.identities import identities, identities_path
 
 TIMESTAMP_FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"  # nbgrader's own (Exchange.timestamp_format), read by parse_utc
 

@@ -7,11 +7,11 @@ import tempfile
 import time
 import zipfile
 
+from ..cli.summaries import feedback_summary, summary
 from ..course import Course
-from ..gradebook import enrol as enrol_student
-from ..grades import course_grades
+from ..course.gradebook import enrol as enrol_student
+from ..course.grades import course_grades
 from ..records import GRADED
-from ..summaries import feedback_summary, summary
 from .generate import make_class
 from .roster import person
 
@@ -131,8 +131,8 @@ def demo(out="build/demo", lti=False):
     ]
     if mismatches:
         raise SystemExit("\n".join(lines))
-    if lti:  # the graded class posted to a test LTI 1.3 platform on 127.0.0.1 (grader/lms/demo.py)
-        from ..lms.demo import post_demo_class
+    if lti:  # the graded class posted to a test LTI 1.3 platform on 127.0.0.1 (grader/demo/lti.py)
+        from .lti import post_demo_class
 
         lines.append(post_demo_class(course, plan.students))
     return "\n".join(lines)

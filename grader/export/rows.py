@@ -1,14 +1,14 @@
 """The grade table: one row per student and graded cell, plus a row per late penalty.
 
 Scores are the gradebook's; a score that is not real (notebook missing, crashed, timed out,
-waiting for a manual grade...) is left blank, with the status (in the words of grader.statuses: "timed
+waiting for a manual grade...) is left blank, with the status (in the words of grader.records.statuses: "timed
 out", "not written") and the reason beside it. The score column adds up, per student, to the score of
 ``nbgrader export``. Every row of a notebook handed in after the due date says how late in its ``late`` column
 ('2 hours 5 minutes'), with or without a late penalty; the column is empty when on time.
 """
 
-from .. import grades as course_grades
-from ..statuses import STATUSES
+from ..course import grades as course_grades
+from ..records.statuses import STATUSES
 
 COLUMNS = [
     "student",

@@ -14,9 +14,9 @@ from ..checks.notebook import sources_before
 from ..checks.policy import source_outcome
 from ..checks.registry import graded_exercise
 from ..course import Course
+from ..course.review import GRADER_NOTE
 from ..records import read, record_path
-from ..review import GRADER_NOTE
-from ..statuses import PENDING, STATUSES
+from ..records.statuses import PENDING, STATUSES
 from ..tutor.hidden_tests import clear_hidden_tests
 from ..tutor.page import exercise_html, exercise_text, notebook_notes
 from .invalid import invalid_notice

@@ -15,7 +15,7 @@ import zipfile
 
 import nbformat
 
-from ..boundary import KIT_ROOT, PACKAGE
+from ..boundary.student_safe import KIT_ROOT, PACKAGE
 from ..checks.cells import is_test_cell
 from ..course import CONFIG, Course
 from .layout import KIT

@@ -7,7 +7,7 @@ import sys
 
 from ..course import Course
 from ..sandbox.pool import SandboxUnavailable
-from ..worker import shared_pool, start_sandbox
+from ..sandbox.worker import shared_pool, start_sandbox
 
 
 def main():

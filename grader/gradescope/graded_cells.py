@@ -1,6 +1,6 @@
 """One entry per graded cell of a student's notebooks: its score, and the tutor's words for it.
 
-Scores are the gradebook's, as :func:`grader.grades.course_grades` reads them; the words are the
+Scores are the gradebook's, as :func:`grader.course.grades.course_grades` reads them; the words are the
 feedback page's (:mod:`grader.tutor.page`), and a plain test cell's outputs with its hidden lines
 taken out (:mod:`grader.tutor.hidden_tests`). ``output`` may speak of hidden checks (what they expected,
 what came back, never their source); ``visible_output`` speaks of the visible checks only, for
@@ -16,9 +16,9 @@ import nbformat
 from ..checks.notebook import sources_before
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
-from ..gradebook import TEST
+from ..course.gradebook import TEST
 from ..hidden import hidden_parts
-from ..statuses import GRADED, NEEDS_MANUAL
+from ..records.statuses import GRADED, NEEDS_MANUAL
 from ..tutor.hidden_tests import ANSI, clear_hidden_tests, hidden_lines
 from ..tutor.page import exercise_text
 
@@ -36,7 +36,7 @@ class Entry:
 
 
 def notebook_tests(position, graded, autograded):
-    """The tests of one notebook (a :class:`grader.grades.NotebookGrade`), numbered ``<position>.<n>``;
+    """The tests of one notebook (a :class:`grader.course.grades.NotebookGrade`), numbered ``<position>.<n>``;
     ``autograded`` is the autograded notebook, or None when there is none."""
     cells = {
         c.metadata["nbgrader"]["grade_id"]: c

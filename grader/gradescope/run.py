@@ -18,8 +18,8 @@ from ..autograde.run import autograde
 from ..checks.cells import is_test_cell
 from ..checks.notebook import read
 from ..course import Course
-from ..gradebook import enrol
-from ..grades import course_grades
+from ..course.gradebook import enrol
+from ..course.grades import course_grades
 from ..records import GRADED
 from ..tutor.page import notebook_notes
 from . import prairielearn

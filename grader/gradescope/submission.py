@@ -1,6 +1,6 @@
 """The notebooks a student uploaded, wherever they put them, matched to the assignment's notebooks.
 
-The upload is read as data (:mod:`grader.uploads`): its regular files and the files of a zip in it, each read
+The upload is read as data (:mod:`grader.boundary.uploads`): its regular files and the files of a zip in it, each read
 once, never a link, a hard link or a device; each file refused is named to the student with why. A notebook is
 matched by its file name, else (renamed, e.g. ``02_self_attention (1).ipynb``) by the test cells it holds. What
 could not be matched, or was not found, is said in plain words.
@@ -10,7 +10,7 @@ import json
 import pathlib
 from dataclasses import dataclass, field
 
-from .. import uploads
+from ..boundary import uploads
 
 SKIPPED = {".ipynb_checkpoints", "__MACOSX"}
 NAMED_AT_MOST = 10  # refused files named one by one; the rest counted

@@ -1,6 +1,6 @@
 """What the LMS refused or could not be reached for, in one line that names what to fix (never a secret)."""
 
-from ..errors import UsageError
+from ..cli.errors import UsageError
 
 
 class LmsError(UsageError):

@@ -5,10 +5,10 @@ why: no grade yet, not in the LMS's roster, refused by the LMS."""
 
 from dataclasses import dataclass, field
 
-from ..counts import count
+from ..cli.counts import count
+from ..cli.errors import UsageError
 from ..course import Course
-from ..errors import UsageError
-from ..gradebook import graded_cells
+from ..course.gradebook import graded_cells
 from .ledger import Ledger
 from .lti import LmsUnreachable
 from .matching import match

@@ -6,9 +6,9 @@ one is added under their SIS id, else their login, else the part of their e-mail
 import re
 from dataclasses import dataclass, field
 
-from ..counts import count
+from ..cli.counts import count
 from ..course import Course
-from ..gradebook import students
+from ..course.gradebook import students
 from .routes import open_route
 
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

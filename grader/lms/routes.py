@@ -1,7 +1,7 @@
 """The three ways into the LMS, behind one face: ``users()``, ``target(assignment, maximum, create)``,
 ``post(assignment, maximum, [(Score, user id)])`` yielding each entry with its Outcome, ``describe(target)``."""
 
-from ..errors import UsageError
+from ..cli.errors import UsageError
 from . import config
 from .people import Outcome
 

@@ -4,10 +4,10 @@ is no score to post yet."""
 
 from dataclasses import dataclass
 
-from .. import statuses
+from ..course.grades import course_grades
 from ..export.lms.totals import totals
-from ..grades import course_grades
-from ..statuses import NEEDS_MANUAL, STATUSES
+from ..records import statuses
+from ..records.statuses import NEEDS_MANUAL, STATUSES
 
 # AGS 2.0 (3.4.6, 3.4.7): a notebook handed in and fully graded is Completed and FullyGraded; a student who handed
 # in nothing, posted as 0 on request, has not started: Initialized, and the 0 is final (FullyGraded).
@@ -54,7 +54,7 @@ def plan(course, missing_as_zero=False):
 
 
 def why_no_score(notebooks):
-    """Why a student's notebooks (:class:`grader.grades.NotebookGrade`) give no final total yet, or None: nothing
+    """Why a student's notebooks (:class:`grader.course.grades.NotebookGrade`) give no final total yet, or None: nothing
     handed in; a notebook or a cell that could not be graded; a cell waiting for a manual grade."""
     if all(n.status == "missing" for n in notebooks):
         return MISSING

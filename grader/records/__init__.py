@@ -3,9 +3,9 @@
 nbgrader's gradebook holds the scores; this record adds what the gradebook cannot say:
 why a notebook or a test cell could not be graded, which nbgrader cells the student changed, each
 failed part's message and misconception, the sandbox's isolation level (what each status means is in
-grader.statuses). The verbs join it to the gradebook by (student, notebook, grade_id) (see grader.grades) and
-take every score from the gradebook; the scores kept here are the sandbox's own account. None of it holds the
-source of a hidden test.
+grader.records.statuses). The verbs join it to the gradebook by (student, notebook, grade_id) (see
+grader.course.grades) and take every score from the gradebook; the scores kept here are the sandbox's own
+account. None of it holds the source of a hidden test.
 """
 
 import json
@@ -13,8 +13,8 @@ import os
 import pathlib
 from dataclasses import asdict, dataclass, field
 
-from .. import statuses
-from ..statuses import GRADED
+from . import statuses
+from .statuses import GRADED
 
 TEST_CELL = "test cell"
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from .. import records
 from ..checks.registry import exercise_of_grade_id
-from ..gradebook import read_scores
-from ..statuses import GRADED, NEEDS_MANUAL, STATUSES
+from ..course.gradebook import read_scores
+from ..records.statuses import GRADED, NEEDS_MANUAL, STATUSES
 from .ledger import CHECK, SUBMISSION
 
 LATE_PENALTY = "late penalty"

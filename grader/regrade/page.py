@@ -4,7 +4,7 @@ escaped as on every page of the kit)."""
 
 import jinja2
 
-from ..counts import count
+from ..cli.counts import count
 from .diff import number
 
 COLUMNS = ["student", "name", "notebook", "exercise", "before", "after", "max_score", "why"]

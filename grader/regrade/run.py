@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from ..autograde.nbgrader_pass import done_marker
 from ..autograde.run import autograde, grading_lock
-from ..counts import count
+from ..cli.counts import count
+from ..cli.errors import NbgraderFailed, UsageError
 from ..course import Course
-from ..errors import NbgraderFailed, UsageError
 from ..export import export
 from ..export.lms import sheet
 from . import ledger, page, scratch

@@ -13,7 +13,7 @@ from nbgrader.api import MissingEntry
 from traitlets.config.loader import PyFileConfigLoader
 
 from ..course import CONFIG, Course
-from ..gradebook import students as gradebook_students
+from ..course.gradebook import students as gradebook_students
 
 SCRATCH_CONFIG = """# A regrade's scratch course: the live course's configuration, its own root and gradebook.
 c = get_config()  # noqa: F821 (provided by traitlets)

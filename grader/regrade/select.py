@@ -3,7 +3,7 @@ to grade), narrowed by student, notebook, exercise, or to those whose exercise m
 
 from dataclasses import dataclass
 
-from ..errors import UsageError
+from ..cli.errors import UsageError
 from . import ledger
 
 

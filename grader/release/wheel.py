@@ -11,8 +11,8 @@ import subprocess
 import sys
 import tempfile
 
-from ..boundary import EXERCISES, STUDENT_PACKAGES, exercise_modules
-from ..boundary import student_files as student_modules
+from ..boundary.student_safe import EXERCISES, STUDENT_PACKAGES, exercise_modules
+from ..boundary.student_safe import student_files as student_modules
 from ..checks.cells import points_by_exercise
 from ..checks.notebook import read, solution_points
 from . import requirements
@@ -53,8 +53,9 @@ def wheel_name():
 
 def student_sources(points=None):
     """{path inside the package's source tree: bytes}: the student-safe modules as they are, and the student's
-    copy of each exercise module (grader/boundary.py), with what each exercise is worth: ``points`` ({exercise:
-    points}, read from the course's notebooks by :func:`course_points`), the kit's solution notebooks' by default."""
+    copy of each exercise module (grader/boundary/student_safe.py), with what each exercise is worth:
+    ``points`` ({exercise: points}, read from the course's notebooks by :func:`course_points`), the kit's solution
+    notebooks' by default."""
     points = {**solution_points(), **(points or {})}
     built = {name: path.read_bytes() for name, path in student_modules().items()}
     for name, path in exercise_modules().items():

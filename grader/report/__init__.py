@@ -3,7 +3,7 @@
 import pathlib
 
 from ..course import SIMILARITY_PAGE, Course
-from ..grades import course_grades
+from ..course.grades import course_grades
 from .page import render
 from .stats import class_stats
 from .words import notebook_titles

@@ -3,7 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..review import to_do
+from ..course.review import to_do
 
 
 @dataclass
@@ -21,7 +21,7 @@ class ExerciseStats:
 
 @dataclass(frozen=True)
 class Attention:
-    """A notebook handed in that needs a person, and what they must do about it (grader/review.py's words)."""
+    """A notebook handed in that needs a person, and what they must do about it (grader/course/review.py's words)."""
 
     student: str
     notebook: str
@@ -59,7 +59,7 @@ class ClassStats:
 
 
 def class_stats(grades, titles=None):
-    """The statistics of a list of :class:`grader.grades.NotebookGrade`: scores from the gradebook; ``titles``
+    """The statistics of a list of :class:`grader.course.grades.NotebookGrade`: scores from the gradebook; ``titles``
     names the notebooks."""
     totals, scores, students_with, handed_in = {}, {}, {}, set()
     for notebook in grades:

@@ -7,7 +7,7 @@ Grader's process   pool.py (warm workers, a job each) -> zygote.py (imports torc
 Walls              levels.py (root, userns, landlock, none: which walls, in what order), isolation.py
                    (namespaces, covering mounts, read-only mounts, rlimits, nobody), landlock.py,
                    seccomp.py, cgroup.py (memory and processes). What stays readable of the kit is
-                   grader/boundary.py's allow-list, the same as the student wheel's.
+                   grader/boundary/student_safe.py's allow-list, the same as the student wheel's.
 Sandbox process    runner.py (one request at a time) and shell.py (IPython, outputs recorded): student
                    code runs here, behind the walls, and sends back plain evidence only.
 Trust boundary     protocol.py (length-prefixed JSON, capped) and evidence.py (each answer checked for

@@ -24,7 +24,7 @@ import shutil
 import sys
 import tempfile
 
-from .. import boundary
+from ..boundary import student_safe as boundary
 from . import cgroup, isolation, landlock, seccomp
 
 LEVELS = ("root", "userns", "landlock", "none")
@@ -81,7 +81,8 @@ def seal(job):
 
 def readable(hidden):
     """What a Landlock sandbox may read: the Python environment (each folder on sys.path that holds
-    nothing hidden), the student-safe part of the kit (grader/boundary.py), the system's libraries and a few devices."""
+    nothing hidden), the student-safe part of the kit (grader/boundary/student_safe.py), the system's libraries
+    and a few devices."""
     hidden = [pathlib.Path(h).resolve() for h in hidden]
     candidates = [sys.prefix, sys.base_prefix, *sys.path, *boundary.student_paths(), *SYSTEM_LIBRARIES, *DEVICES]
     found = []

@@ -3,9 +3,9 @@ beside the class report (``reports/<assignment>/similarity.html``). Nothing a st
 
 import pathlib
 
+from ..cli.errors import UsageError
 from ..course import SIMILARITY_PAGE, Course
-from ..errors import UsageError
-from ..titles import short_titles
+from ..course.titles import short_titles
 from .answers import class_answers
 from .comparison import THRESHOLD, compare
 from .page import render

@@ -14,7 +14,7 @@ import jinja2
 
 from ..checks.misconceptions import MISCONCEPTIONS
 from ..checks.wording import checks_passed, counts_of, likely_mistake, wrap
-from ..statuses import GRADED, PENDING, STATUSES
+from ..records.statuses import GRADED, PENDING, STATUSES
 
 
 @functools.cache

@@ -15,7 +15,7 @@ from traitlets.config import Config
 
 from grader.autograde.tampering import restore_labels, tampering
 from grader.course import Course
-from grader.review import changed
+from grader.course.review import changed
 
 from ..conftest import EXERCISES
 from ..course_builder import ASSIGNMENT, BASICS

@@ -17,8 +17,8 @@ from distributed import Client, LocalCluster, WorkerPlugin
 
 from grader.autograde.dask_worker import graded_alone
 from grader.autograde.run import autograde as autograde_here
+from grader.cli.errors import UsageError
 from grader.course import Course
-from grader.errors import UsageError
 
 from ..course_builder import ASSIGNMENT, BASICS, autograde, submission, submit
 from ..postgres import create_database, postgres_server

@@ -10,7 +10,7 @@ import pytest
 from grader.autograde.flags import _every_released_notebook_handed_in, _nothing_to_mark, mark
 from grader.course import Course
 from grader.records import ExerciseRecord, NotebookRecord
-from grader.statuses import STATUSES
+from grader.records.statuses import STATUSES
 
 from ..course_builder import ASSIGNMENT
 

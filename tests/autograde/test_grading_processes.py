@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from grader.autograde import nbgrader_pass, run
+from grader.cli.errors import NbgraderFailed
 from grader.course import Course
-from grader.errors import NbgraderFailed
 
 from ..course_builder import make_course
 

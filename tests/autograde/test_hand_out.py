@@ -7,8 +7,8 @@ import signal
 import pytest
 
 from grader.autograde import nbgrader_pass, run
+from grader.cli.errors import NbgraderFailed
 from grader.course import Course
-from grader.errors import NbgraderFailed
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,7 @@ import nbformat
 
 from grader.autograde.machine_paths import without_machine_paths
 from grader.autograde.outputs import ran_cell
-from grader.boundary import KIT_ROOT
+from grader.boundary.student_safe import KIT_ROOT
 
 
 def test_a_traceback_through_pytorch_keeps_the_librarys_file_and_not_the_graders_paths():

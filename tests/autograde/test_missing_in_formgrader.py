@@ -16,7 +16,7 @@ import pytest
 
 from grader.autograde.missing import is_stand_in
 from grader.course import Course
-from grader.grades import course_grades
+from grader.course.grades import course_grades
 
 from ..browser import dump_dom
 from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, submission, submit

@@ -13,8 +13,8 @@ from nbgrader.api import Gradebook
 
 from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.course import Course
+from grader.course.grades import course_grades
 from grader.demo.fill import fill
-from grader.grades import course_grades
 from grader.gradescope.graded_cells import notebook_tests
 from grader.records import read_all
 

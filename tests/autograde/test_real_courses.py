@@ -69,7 +69,7 @@ def stock(released, tmp_path_factory):
 def kit(released, tmp_path_factory):
     """{course name: (course folder, finished process)} brought to the kit by ``adopt`` (as an instructor would,
     from the same stock configuration) and graded by ``python -m grader autograde``."""
-    from grader.adopt import adopt
+    from grader.course.adopt import adopt
 
     top = tmp_path_factory.mktemp("kit")
     folders = {

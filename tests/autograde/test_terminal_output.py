@@ -6,10 +6,10 @@ import pytest
 
 from grader.autograde import table
 from grader.autograde.run import summary as autograde_summary
+from grader.cli.summaries import feedback_summary
 from grader.course import Course
+from grader.course.grades import NotebookGrade
 from grader.demo.run import enrol, new_course
-from grader.grades import NotebookGrade
-from grader.summaries import feedback_summary
 
 from ..conftest import ROOT
 from ..course_builder import dated_course
@@ -88,7 +88,7 @@ def test_the_late_legend_says_whether_a_penalty_was_taken_off_and_a_late_noteboo
 
 
 def test_a_time_late_is_said_in_plain_words():
-    from grader.grades import time_in_words
+    from grader.course.grades import time_in_words
 
     assert [time_in_words(s) for s in (0.4, 1, 59, 60, 125, 3600, 7559, 86400, 97259, 172860)] == [
         "less than a second",

@@ -20,7 +20,7 @@ from grader.checks.running import UNREADABLE, plan
 from grader.checks.scoring import BATCH_FIX, gate_note
 from grader.hidden import hidden_parts
 from grader.records import ExerciseRecord, NotebookRecord, PartRecord
-from grader.statuses import STATUSES
+from grader.records.statuses import STATUSES
 from grader.tutor.page import exercise_text, notebook_notes
 
 from ..conftest import EXERCISES, ROOT, SOLUTIONS

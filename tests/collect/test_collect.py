@@ -13,7 +13,7 @@ import pytest
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
-from grader import uploads
+from grader.boundary import uploads
 from grader.api import collect, export
 from grader.cli import main
 from grader.collect.formats import brightspace, gradescope

@@ -11,7 +11,7 @@ from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
 from grader.demo import generate
 from grader.demo.generate import make_class
-from grader.statuses import STATUSES
+from grader.records.statuses import STATUSES
 
 pytestmark = pytest.mark.slow
 

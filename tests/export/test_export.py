@@ -7,11 +7,11 @@ import pytest
 
 import grader.export as export_verb
 from grader.course import Course
+from grader.course.gradebook import read_scores
+from grader.course.grades import CellGrade, NotebookGrade
 from grader.export.rows import rows
-from grader.gradebook import read_scores
-from grader.grades import CellGrade, NotebookGrade
 from grader.records import ExerciseRecord, PartRecord
-from grader.statuses import BY_HAND, NEEDS_MANUAL
+from grader.records.statuses import BY_HAND, NEEDS_MANUAL
 
 from ..course_builder import dated_course
 

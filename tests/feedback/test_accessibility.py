@@ -22,10 +22,10 @@ from traitlets.config import Config
 
 from grader.autograde.jobs import DEFAULT_LIMITS
 from grader.course import Course
+from grader.course.grades import NotebookGrade
 from grader.demo.generate import RELEASE, SOLUTIONS, DemoNotebooks
 from grader.feedback import feedback
 from grader.feedback.exporter import FeedbackExporter
-from grader.grades import NotebookGrade
 from grader.records import read_all
 from grader.report import report, write_report
 from grader.report.stats import class_stats

@@ -284,7 +284,7 @@ def test_a_mistake_made_by_a_function_the_exercise_calls_is_said_to_be_there():
 
 @pytest.mark.parametrize("status", ["timeout", "memory", "crashed"])
 def test_a_check_the_sandbox_could_not_finish_says_what_to_try_and_that_the_zero_waits(status):
-    from grader.statuses import STATUSES
+    from grader.records.statuses import STATUSES
     from grader.tutor.page import exercise_html, exercise_text
 
     reason = f"checking attention_scores {STATUSES[status].happened} (the limit is 10 s)"

@@ -16,8 +16,8 @@ import nbformat
 import pytest
 
 from grader.course import Course
+from grader.course.gradebook import read_scores
 from grader.feedback import feedback
-from grader.gradebook import read_scores
 
 from .. import html_payloads as payloads
 from ..browser import dump_dom

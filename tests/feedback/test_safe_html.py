@@ -4,8 +4,8 @@ import nbformat
 import pytest
 
 from grader.autograde.outputs import ran_cell
+from grader.boundary.safe_html import SafeNames, clean_html, safe_outputs
 from grader.records import ExerciseRecord, PartRecord
-from grader.safe_html import SafeNames, clean_html, safe_outputs
 from grader.tutor.page import exercise_html
 
 KEPT = [

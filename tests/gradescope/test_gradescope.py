@@ -15,8 +15,8 @@ import pytest
 
 from grader.checks.registry import exercise_of_grade_id
 from grader.course import Course
+from grader.course.gradebook import read_scores
 from grader.demo.generate import make_class
-from grader.gradebook import read_scores
 
 from ..course_builder import ASSIGNMENT, BASICS, autograde
 from .container import no_hidden_source, run_all, scored

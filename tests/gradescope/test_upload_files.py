@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from grader import uploads
+from grader.boundary import uploads
 from grader.gradescope.submission import find
 
 RELEASED = {"01_basics.ipynb": {"a_test"}, "02_steps.ipynb": {"c_test"}}

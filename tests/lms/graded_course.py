@@ -8,8 +8,8 @@ from nbgrader.api import Gradebook
 
 from grader.cli import main
 from grader.course import CONFIG, venv_on_path
+from grader.demo.lti_platform import INSTRUCTOR, member
 from grader.lms.keys import jwks
-from grader.lms.test_platform import INSTRUCTOR, member
 
 from ..conftest import ROOT
 from ..course_builder import submit

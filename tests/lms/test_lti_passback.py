@@ -1,4 +1,4 @@
-"""``roster --lti`` and ``passback --lti`` against a real LTI 1.3 platform (grader/lms/test_platform.py, on
+"""``roster --lti`` and ``passback --lti`` against a real LTI 1.3 platform (grader/demo/lti_platform.py, on
 lti1p3platform) over HTTP on 127.0.0.1, with real signed tokens and a key pair made for the test.
 
 The course's gradebook is filled as nbgrader leaves it after grading (scores, a manual grade, a late penalty, a
@@ -16,11 +16,11 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from nbgrader.api import Gradebook
 
 from grader.course import CONFIG, Course, venv_on_path
+from grader.demo.lti_platform import CONTEXT, LEARNER, LINEITEM_READ, SCORE, TestPlatform, member
 from grader.lms import lti
 from grader.lms.keys import public_jwks
 from grader.lms.ledger import LEDGER
 from grader.lms.people import LmsUser
-from grader.lms.test_platform import CONTEXT, LEARNER, LINEITEM_READ, SCORE, TestPlatform, member
 
 from .graded_course import MEMBERS, NOTEBOOK, A, gradebook_totals, graded_course, run
 

@@ -9,10 +9,10 @@ import stat
 import pytest
 from pylti1p3.registration import Registration
 
+from grader.cli.errors import UsageError
 from grader.course import CONFIG, Course
-from grader.errors import UsageError
+from grader.course.grades import CellGrade, NotebookGrade
 from grader.export.lms.totals import Total
-from grader.grades import CellGrade, NotebookGrade
 from grader.lms import config, keys
 from grader.lms.ledger import Ledger
 from grader.lms.matching import match

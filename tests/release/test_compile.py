@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from grader.boundary import exercise_modules
+from grader.boundary.student_safe import exercise_modules
 from grader.checks import plain
 from grader.checks.notebook import solution_points
 from grader.release.compile import student_module

@@ -6,7 +6,7 @@ import types
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 
-from grader.summaries import inside_summary
+from grader.cli.summaries import inside_summary
 
 
 def test_release_names_each_test_cell_judged_in_the_students_process(tmp_path):

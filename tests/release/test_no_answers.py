@@ -4,7 +4,7 @@ checks or the references and no line of a solution (tests/release/leaks.py says 
 
 import pytest
 
-from grader.boundary import exercise_modules
+from grader.boundary.student_safe import exercise_modules
 from grader.checks.registry import exercise_names
 from grader.release.wheel import student_sources, wheel_name
 
@@ -26,8 +26,8 @@ def test_what_students_download_holds_no_answer(downloads, download):
 
 
 def test_the_student_safe_files_hold_no_answer():
-    """What the wheel is built from and a sandbox can read (grader/boundary.py), the exercise modules compiled as
-    the build compiles them, without building a wheel."""
+    """What the wheel is built from and a sandbox can read (grader/boundary/student_safe.py), the exercise modules
+    compiled as the build compiles them, without building a wheel."""
     found = leaks({name: data.decode() for name, data in student_sources().items()})
     assert found == [], found[:10]
 

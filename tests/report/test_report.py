@@ -7,7 +7,7 @@ import bs4
 import pytest
 
 from grader.checks.misconceptions import MISCONCEPTIONS
-from grader.grades import CellGrade, NotebookGrade
+from grader.course.grades import CellGrade, NotebookGrade
 from grader.records import ExerciseRecord, PartRecord
 from grader.report import write_report
 from grader.report.stats import class_stats
@@ -187,7 +187,7 @@ def test_a_student_id_with_markup_shows_as_text(tmp_path):
 
 def test_the_report_names_each_notebook_that_needs_a_person_with_what_to_do_and_a_link(tmp_path):
     """Not a count that sends the instructor back to autograde's output, which is gone by then."""
-    from grader.statuses import STATUSES
+    from grader.records.statuses import STATUSES
 
     soup = soup_of(write_report(class_stats(GRADES), "self_attention", tmp_path))
     assert rows_of(soup, "needs") == [["carol", BASICS, STATUSES["crashed"].to_do, "carol's notebooks"]]

@@ -154,7 +154,7 @@ WALL_SPIES = {  # student: answer to attention_scores; full marks iff the wall h
         f"    try:\n        open(os.path.join(folder, '{PROBE_FILE}'), 'w').write('x')\n        leak = True\n"
         "    except OSError:\n        pass\n"
     ),
-    "kitspy": _if_wall_holds(  # of the kit, only grader/boundary.py's student-safe part is readable, and no
+    "kitspy": _if_wall_holds(  # of the kit, only the student-safe part (boundary/student_safe.py) is readable, and no
         # instructor-only module is in the sandbox's memory (imported before the walls went up)
         "import sys\n"
         "def _reads(path):\n    try:\n        return bool(open('{kit}/grader/' + path, 'rb').read())\n"

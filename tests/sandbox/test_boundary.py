@@ -1,5 +1,5 @@
-"""One student-safe boundary (grader/boundary.py): the wheel ships it, and a sandbox at every level reads it
-and nothing else of the kit. The sandboxes themselves are tried in test_isolation_levels.py (the kit spy)."""
+"""One student-safe boundary (grader/boundary/student_safe.py): the wheel ships it, and a sandbox at every level
+reads it and nothing else of the kit. The sandboxes themselves are tried in test_isolation_levels.py (the kit spy)."""
 
 import ast
 import pathlib
@@ -7,14 +7,14 @@ import sys
 
 import pytest
 
-from grader import boundary
+from grader.boundary import student_safe as boundary
 from grader.autograde.jobs import secret_paths
 from grader.release.wheel import student_sources
 from grader.sandbox import isolation, levels
 
 KIT_PACKAGE = boundary.PACKAGE
 BUILT = student_sources()  # the student package's files, as the build writes them
-NOT_FOR_STUDENTS = ["demo", "autograde", "records", "hidden", "reference", "sandbox", "api.py", "gradebook.py"]
+NOT_FOR_STUDENTS = ["demo", "autograde", "records", "hidden", "reference", "sandbox", "api.py", "course/gradebook.py"]
 
 
 def kit_files():

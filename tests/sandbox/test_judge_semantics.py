@@ -178,7 +178,7 @@ def test_a_cell_whose_two_outcomes_differ_is_flagged_for_a_person_with_both(grad
     import nbformat
 
     from grader.autograde.outputs import ran_cell, test_record
-    from grader.statuses import STATUSES
+    from grader.records.statuses import STATUSES
 
     cell = nbformat.v4.new_code_cell(TESTS["proxy_equality"])
     cell.metadata["nbgrader"] = {

@@ -20,8 +20,8 @@ import pytest
 
 from grader.api import autograde
 from grader.autograde.run import default_workers
-from grader.boundary import KIT_ROOT as KIT
-from grader.counts import count
+from grader.boundary.student_safe import KIT_ROOT as KIT
+from grader.cli.counts import count
 from grader.course import Course
 from grader.export import export
 from grader.records import read_all

@@ -62,7 +62,7 @@ def test_a_worker_closed_leaves_its_sibling_working_and_the_last_close_ends_the_
         first.start()
         second.start()
         closer = os.fork()
-        if closer == 0:  # as a grading process closes the worker it adopted (grader.worker.adopt_sandbox)
+        if closer == 0:  # as a grading process closes the worker it adopted (grader.sandbox.worker.adopt_sandbox)
             first.close()
             os._exit(0)
         assert os.waitstatus_to_exitcode(os.waitpid(closer, 0)[1]) == 0

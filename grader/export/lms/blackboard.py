@@ -4,7 +4,7 @@ The column's header must end with its Grade Center id, ``<name> [Total Pts: <poi
 as in a Grade Center download; rows are matched by ``Username``.
 """
 
-from ...errors import UsageError
+from ...cli.errors import UsageError
 
 
 def sheet(totals, column):

@@ -3,7 +3,7 @@
 A row needs a Username or an OrgDefinedId (both when known); each row ends with ``#``.
 """
 
-from ...errors import UsageError
+from ...cli.errors import UsageError
 
 
 def sheet(totals, column):

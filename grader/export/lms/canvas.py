@@ -4,7 +4,7 @@ Canvas matches a row by ``ID`` (its user id) and the column by the assignment id
 column titled otherwise would become a new assignment. The second row gives the points possible.
 """
 
-from ...errors import UsageError
+from ...cli.errors import UsageError
 
 
 def sheet(totals, column):

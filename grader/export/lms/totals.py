@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from ...gradebook import assignment_scores
-from ...identities import identities
+from ...course.gradebook import assignment_scores
+from ...course.identities import identities
 
 
 @dataclass

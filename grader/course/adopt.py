@@ -1,7 +1,7 @@
 """``adopt``: an existing nbgrader course made to grade in the kit's sandbox, its own settings kept.
 
 The course's ``nbgrader_config.py`` stays as it is, copied beside it as ``nbgrader_config.py.before-kit``, and
-ends with a call to :func:`grader.course_config.use_the_kit`, which adds the kit's settings to the course's own.
+ends with a call to :func:`grader.course.config.use_the_kit`, which adds the kit's settings to the course's own.
 The gradebook, the notebooks and the folders are not touched.
 """
 
@@ -10,15 +10,15 @@ import dataclasses
 import pathlib
 import shutil
 
-from .course import CONFIG, Course
-from .course_config import sandbox_seconds, use_the_kit, uses_the_kit
-from .errors import UsageError
+from ..cli.errors import UsageError
+from . import CONFIG, Course
+from .config import sandbox_seconds, use_the_kit, uses_the_kit
 
 BACKUP = f"{CONFIG}.before-kit"
 CALL = f"""
 # Added by `python -m grader adopt`: the autograding kit's settings, added to the course's own above (see
-# grader/course_config.py). To undo, put back {BACKUP}: this file as it was.
-from grader.course_config import use_the_kit  # noqa: E402
+# grader/course/config.py). To undo, put back {BACKUP}: this file as it was.
+from grader.course.config import use_the_kit  # noqa: E402
 use_the_kit(get_config())  # noqa: F821 (provided by nbgrader)
 """
 

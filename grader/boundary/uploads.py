@@ -15,7 +15,7 @@ import stat
 import zipfile
 from dataclasses import dataclass
 
-from .errors import UsageError
+from ..cli.errors import UsageError
 
 MAX_BYTES = 64 << 20  # a notebook larger than this is not a notebook a student wrote
 MAX_TOTAL_BYTES = 4 << 30  # a zip that unpacks to more than this in all is a zip bomb

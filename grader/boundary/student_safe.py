@@ -13,7 +13,7 @@ import pathlib
 from importlib import metadata
 from urllib.parse import unquote, urlparse
 
-PACKAGE = pathlib.Path(__file__).resolve().parent
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 KIT_ROOT = PACKAGE.parent
 STUDENT_PACKAGES = ("checks", "selfcheck")  # shipped as written
 EXERCISES = "exercises"  # shipped as compiled

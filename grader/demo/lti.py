@@ -4,12 +4,12 @@ holds, checked against the gradebook."""
 
 import json
 
-from ..demo.roster import person
 from ..export.lms.totals import totals
-from .keys import jwks
-from .passback import passback
-from .roster import roster
-from .test_platform import INSTRUCTOR, TestPlatform, member
+from ..lms.keys import jwks
+from ..lms.passback import passback
+from ..lms.roster import roster
+from .lti_platform import INSTRUCTOR, TestPlatform, member
+from .roster import person
 
 WITHDREW = 1  # the demo's LMS no longer lists its first student: passback lists them as not matched
 

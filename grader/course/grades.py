@@ -11,11 +11,10 @@ import math
 import pathlib
 from dataclasses import dataclass, field
 
+from ..checks.registry import graded_exercise
+from ..records import TEST_CELL, ExerciseRecord, read_all, statuses
+from ..records.statuses import BY_HAND, GRADED, NEEDS_MANUAL, STATUSES
 from . import gradebook as book
-from . import statuses
-from .checks.registry import graded_exercise
-from .records import TEST_CELL, ExerciseRecord, read_all
-from .statuses import BY_HAND, GRADED, NEEDS_MANUAL, STATUSES
 
 
 @dataclass
@@ -23,7 +22,7 @@ class CellGrade:
     """One graded cell of one student's notebook. ``score`` is None when it is not a real score."""
 
     grade_id: str
-    kind: str  # test, answer, written answer or task (see grader.gradebook)
+    kind: str  # test, answer, written answer or task (see grader.course.gradebook)
     score: float | None
     max_score: float
     status: str

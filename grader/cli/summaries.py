@@ -32,7 +32,7 @@ def inside_summary(course):
     """The test cells judged in the student's process, each named, or nothing."""
     import nbformat
 
-    from .autograde.plain_tests import judged_inside
+    from ..autograde.plain_tests import judged_inside
 
     found = judged_inside(
         {path.name: nbformat.read(path, as_version=4) for path in sorted(course.source.glob("*.ipynb"))}

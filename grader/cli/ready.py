@@ -5,10 +5,10 @@ Checked before a command touches anything, so that a wrong ``--course`` never le
 
 import shlex
 
-from .course import CONFIG, Course
-from .course_config import uses_the_kit
+from ..course import CONFIG, Course
+from ..course.config import uses_the_kit
+from ..course.gradebook import graded_cells
 from .errors import UsageError
-from .gradebook import graded_cells
 
 NEEDS = {
     "release": "source",

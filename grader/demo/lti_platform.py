@@ -40,7 +40,7 @@ try:
     from lti1p3platform.score import UPDATE_SCORE_STATUSCODE, ActivityProgress, GradeProgress, UpdateScoreStatus
     from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
 except ImportError as missing:  # a kit installed without its test requirements
-    from .errors import LmsError
+    from ..lms.errors import LmsError
 
     raise LmsError(
         f"the test LTI platform needs lti1p3platform ({missing.name} is missing): pip install -r requirements-test.txt"

@@ -2,7 +2,7 @@
 student and for the instructor, its word in the export, whether its score is real and whether a person must
 grade it.
 
-The grading records (grader.records) and the grades (grader.grades) hold these statuses; formgrader's flags, the
+The grading records (grader.records) and the grades (grader.course.grades) hold these statuses; formgrader's flags, the
 grade table's notes, the export, the feedback, Gradescope and the report read what they mean here. A status
 needs attention when it leaves the instructor something to do.
 """

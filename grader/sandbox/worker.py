@@ -15,7 +15,7 @@ def shared_pool(isolation=ISOLATION):
     """One pool of warm workers for this process."""
     global _pool
     if _pool is None:
-        from .sandbox.pool import Pool
+        from .pool import Pool
 
         _pool = Pool(1, isolation)  # one warm worker: each grading process takes its own students
         atexit.register(_pool.close)
@@ -51,7 +51,7 @@ def start_sandbox(course):
 def warm_up_early(most):
     """Start the warm-up of up to ``most`` workers now, before this process imports nbgrader and reads the course's
     configuration: :func:`prestart_sandboxes` takes its workers, ready sooner. Stopped at exit if not taken."""
-    from .sandbox.pool import WarmUp
+    from .pool import WarmUp
 
     _early.append(WarmUp(most))
     atexit.register(_stop_early)
@@ -66,7 +66,7 @@ def prestart_sandboxes(course, count):
     """``count`` warm workers started now (or taken from :func:`warm_up_early`), for grading processes that this
     process forks later (each adopts one with :func:`adopt_sandbox`): they import PyTorch and warm up, once for all
     of them, while this process does its own work."""
-    from .sandbox.pool import WarmUp
+    from .pool import WarmUp
 
     warm_up = _early.pop() if _early else None
     if warm_up is not None and warm_up.most < count:

@@ -288,15 +288,15 @@ def parser():
 def main(argv=None):
     arguments = vars(parser().parse_args(argv))
     if grades_here(arguments):  # its warm sandbox workers warm up while this process imports nbgrader and the kit
-        from .sandbox.cgroup import usable_cores
-        from .worker import warm_up_early
+        from ..sandbox.cgroup import usable_cores
+        from ..sandbox.worker import warm_up_early
 
         warm_up_early(arguments["workers"] or usable_cores())
     warnings.filterwarnings("ignore", module=LIBRARIES)
-    from . import api  # a verb imports its own module only (PyTorch and nbgrader: not for --help)
+    from .. import api  # a verb imports its own module only (PyTorch and nbgrader: not for --help)
+    from ..sandbox.pool import SandboxUnavailable
     from .errors import NbgraderFailed, UsageError
     from .ready import require
-    from .sandbox.pool import SandboxUnavailable
     from .summaries import summary
 
     verb = arguments.pop("verb")

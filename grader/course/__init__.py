@@ -20,9 +20,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from traitlets.config.loader import PyFileConfigLoader
 
-from .checks.cells import cell_points
-from .checks.notebook import exercise_cells, read
-from .errors import NbgraderFailed
+from ..checks.cells import cell_points
+from ..checks.notebook import exercise_cells, read
+from ..cli.errors import NbgraderFailed
 
 ASSIGNMENT = "self_attention"
 CONFIG = "nbgrader_config.py"

@@ -1,5 +1,5 @@
 """The grade table's notes: what a person must do about each student's notebooks, in the words of the table of
-statuses (grader.statuses).
+statuses (grader.records.statuses).
 
 A score that is not real stays 0 in nbgrader's gradebook until a person acts: they regrade the
 submission (``python -m grader autograde --force``) or give a manual grade in formgrader, which
@@ -10,8 +10,8 @@ import html
 
 from nbformat.v4 import new_markdown_cell
 
-from .records import TEST_CELL, changed_cell
-from .statuses import GRADED, STATUSES
+from ..records import TEST_CELL, changed_cell
+from ..records.statuses import GRADED, STATUSES
 
 CHANGED_CELLS = (
     "{} (the instructor's cells graded; copies and added cells count as the student's plain cells), check it"
@@ -19,7 +19,7 @@ CHANGED_CELLS = (
 
 
 def to_do(notebook):
-    """What a person must do about one :class:`grader.grades.NotebookGrade`, in words ('' when nothing)."""
+    """What a person must do about one :class:`grader.course.grades.NotebookGrade`, in words ('' when nothing)."""
     if notebook.status != GRADED:
         return STATUSES[notebook.status].to_do
     statuses = [c.status for c in notebook.cells if c.needs_attention and c.status != "tampered"]
