@@ -201,8 +201,8 @@ def export_columns():
 
 
 def limits():
-    from grader.boundary import uploads
     from grader.autograde.jobs import DEFAULT_LIMITS
+    from grader.boundary import uploads
 
     lines = ["| limit | default | what it limits | setting |", "|---|---|---|---|"]
     for key, value in DEFAULT_LIMITS.items():

@@ -13,8 +13,8 @@ import pytest
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
-from grader.boundary import uploads
 from grader.api import collect, export
+from grader.boundary import uploads
 from grader.cli import main
 from grader.collect.formats import brightspace, gradescope
 from grader.course import venv_on_path

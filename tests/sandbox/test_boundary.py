@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from grader.boundary import student_safe as boundary
 from grader.autograde.jobs import secret_paths
+from grader.boundary import student_safe as boundary
 from grader.release.wheel import student_sources
 from grader.sandbox import isolation, levels
 
