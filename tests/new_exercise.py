@@ -1,4 +1,4 @@
-"""A kit-style exercise added as the README's "Adding an exercise" says: its notebook and one exercise module.
+"""A kit-style exercise added as the tutorial "Add an exercise" (docs/extending/) says, from its own code blocks.
 
 ``attend(scores, values)`` takes a softmax of the scores over the keys and weighs the values with it. Its module
 has two visible parts and two hidden ones (a gate on random score vectors, then random score matrices), the
@@ -7,6 +7,10 @@ an edit of the reference cell. Each part weighs 2 points, the test cell 3: the p
 cell sets the scale.
 """
 
+import pathlib
+import re
+import textwrap
+
 import nbformat
 
 from .notebooks.test_notebooks import TEST_CELL
@@ -14,84 +18,20 @@ from .notebooks.test_notebooks import TEST_CELL
 NAME, MODULE, NOTEBOOK, POINTS = "attend", "attend", "06_attend.ipynb", 3
 MISCONCEPTION = "attend_without_softmax"
 
-CHECKS = '''\
-"""06 · Attending to values (06_attend.ipynb): its exercise's checks, written once."""
-import numpy as np
-import torch
-
-from .. import reference
-from ..checks.cases import Case, Part
-from ..checks.judges import expect
-from ..checks.misconceptions import Misconception
-from ..checks.plain import call
-from ..hidden.catalogue import diagnosis
-from ..hidden.edits import edit, reference_cell
-from ..hidden.wrong_answers import Wrong, making
-
-NOTEBOOK = "06_attend.ipynb"
-
-MISCONCEPTIONS = (
-    Misconception(
-        "attend_without_softmax", "weighing the values by the raw scores",
-        "It looks like you multiplied the scores by the values without a softmax. The weights must be "
-        "non-negative and sum to 1 over the keys: take torch.softmax(scores, dim=-1) first.",
-        "Weighed the values by the raw scores, without a softmax."),
-)
-
-SCORES = np.array([[1.0, 2.0, 0.0], [0.5, 0.5, 3.0], [2.0, 1.0, 1.0]], dtype=np.float32)
-VALUES = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=np.float32)
+TUTORIAL = pathlib.Path(__file__).resolve().parents[1] / "docs" / "extending" / "tutorial-add-exercise.md"
 
 
-def _softmax(x, axis=-1):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
+def tutorial_block(starts_with):
+    """The tutorial's Python code block that starts with ``starts_with``, dedented, as a reader copies it."""
+    for block in re.findall(r"^( *)```python\n(.*?)^\1```", TUTORIAL.read_text(encoding="utf-8"), re.M | re.S):
+        code = textwrap.dedent(block[1])
+        if code.startswith(starts_with):
+            return code
+    raise LookupError(f"no code block of {TUTORIAL.name} starts with {starts_with!r}")
 
 
-def _one_query():
-    judge = expect("Tensor", _softmax(SCORES[0]) @ VALUES, "attend(scores, values) for one query",
-                   diagnoses=[("attend_without_softmax", SCORES[0] @ VALUES)])
-    return [Case("one query's scores [1, 2, 0]", judge, call(SCORES[0], VALUES))]
-
-
-def _every_query():
-    judge = expect("Tensor", _softmax(SCORES) @ VALUES, "attend(scores, values)",
-                   diagnoses=[("softmax_dim0", _softmax(SCORES, axis=0) @ VALUES),
-                              ("attend_without_softmax", SCORES @ VALUES)])
-    return [Case("a (3, 3) matrix of scores", judge, call(SCORES, VALUES))]
-
-
-# ---- hidden: checks on random scores, compared with the reference solution ----
-def _random(*shape):
-    rng = np.random.default_rng(len(shape))
-    scores, values = (rng.standard_normal(s).astype(np.float32) for s in (shape, (shape[-1], 4)))
-    expected = reference.of(NOTEBOOK).attend(torch.from_numpy(scores), torch.from_numpy(values)).numpy()
-    wrong = diagnosis("attend_without_softmax", "attend", "no_softmax", torch.from_numpy(scores),
-                      torch.from_numpy(values))
-    judge = expect("Tensor", expected, f"attend on random scores of shape {shape}", diagnoses=wrong)
-    return [Case(f"random scores of shape {shape}", judge, call(scores, values))]
-
-
-WRONG_ANSWERS = (
-    *making("attend_without_softmax",
-        Wrong("attend", "no_softmax", edit(reference_cell("attend"), (
-            "torch.softmax(scores, dim=-1) @ values", "scores @ values")))),
-)
-
-
-PARTS = {"attend": [
-    Part("one query: a vector of scores", 2, _one_query),
-    Part("every query: a matrix of scores, one softmax per row", 2, _every_query),
-    Part("random score vectors", 2, lambda: _random(5), gate=True, hidden=True),
-    Part("random score matrices", 2, lambda: _random(4, 6), hidden=True),
-]}
-'''
-
-SOLUTION = '''\
-def attend(scores, values):
-    """The values weighed by the softmax of the scores over the keys: (..., n) and (n, d) -> (..., d)."""
-    ### BEGIN SOLUTION
-    return torch.softmax(scores, dim=-1) @ values
-    ### END SOLUTION'''
+CHECKS = tutorial_block('"""06 · Attending to values')  # the exercise module, as the tutorial writes it
+SOLUTION = tutorial_block("def attend(scores, values):").rstrip("\n")  # the solution cell
 
 ANSWERS = {  # student: their answer cell, or None for the released stub left as it is
     "stub": None,
