@@ -6,10 +6,10 @@ on nbconvert's own sanitising (``HTMLExporter.sanitize_html``: no JavaScript or 
 only as an image) with the kit's filters and preprocessors:
 
 - :func:`clean_html`, nbconvert's ``clean_html`` filter: bleach (nbconvert's sanitiser) with an
-  allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, math) and
-  nothing that runs: no script, event handler, ``javascript:`` URL, frame or inline SVG;
+  allow-list wide enough for a notebook's text (headings, paragraphs, tables, images, MathML's layout
+  of maths) and nothing that runs: no script, event handler, ``javascript:`` URL, frame or inline SVG;
 - :class:`SafeMarkdown`, the ``markdown2html`` filter: nbgrader's templates render Markdown cells
-  with it alone, so it cleans too;
+  with it alone, so it cleans too; it writes the maths as MathML (:mod:`grader.boundary.maths`);
 - :class:`SafeNames`: formgrader's template prints the student's id and name as they are;
 - :class:`SafeOutputs`: outputs (and their metadata) cleaned, also as the sandbox's outputs are
   written into the autograded notebook, so any other viewer of that file is safe too.
@@ -24,6 +24,8 @@ from jinja2 import pass_context
 from nbconvert.preprocessors import Preprocessor
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from traitlets.config import LoggingConfigurable
+
+from . import maths
 
 TAGS = frozenset(
     {
@@ -105,6 +107,8 @@ INVISIBLE = re.compile(r"[`\x00-\x20\x7f-\xa0\s]+|[^\x00-\x7f]")  # what browser
 
 def _allowed(tag, name, value):
     """An attribute of the allow-list; ``data:`` only as an image's source (an image runs no script)."""
+    if tag in maths.TAGS:
+        return maths.allowed_attribute(name, value)
     if name not in ATTRIBUTES.get(tag, COMMON):
         return False
     url = INVISIBLE.sub("", value).lower()
@@ -118,7 +122,7 @@ def clean_html(text):
     text = text.decode() if isinstance(text, bytes) else str(text)
     return bleach.clean(
         text,
-        tags=TAGS,
+        tags=TAGS | maths.TAGS,
         attributes=_allowed,
         protocols=PROTOCOLS,
         strip=False,
@@ -128,7 +132,8 @@ def clean_html(text):
 
 
 class SafeMarkdown(LoggingConfigurable):
-    """The ``markdown2html`` filter: the exporter's own (math, anchors, cell attachments), then :func:`clean_html`.
+    """The ``markdown2html`` filter: the exporter's own (anchors, cell attachments) with its maths as MathML, then
+    :func:`clean_html`.
 
     nbconvert makes a configurable filter with the exporter as its parent; the filter reads the
     template's context (the cell's attachments) as the exporter's does.
@@ -139,7 +144,7 @@ class SafeMarkdown(LoggingConfigurable):
         pass_context(self)  # Jinja passes the template's context to this filter
 
     def __call__(self, context, source):
-        return clean_html(self.parent.markdown2html(context, source))
+        return clean_html(maths.markdown2html(self.parent, context, source))
 
 
 class SafeNames(Preprocessor):

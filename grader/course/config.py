@@ -21,11 +21,12 @@ from ..autograde.preprocessors import DetectTampering, QuietOverwriteCells, Sand
 from ..boundary.exchange import RegularFilesCollect
 from ..feedback.exporter import FeedbackExporter
 from ..feedback.preprocessor import KitFeedback
+from ..release.how_to_check import SelfCheckInInstructions
 from ..release.worth import WorthInTitle
 
 # (converter, its list of steps): {nbgrader's step: the steps in its place; None: the steps before all}
 STEPS = {
-    (GenerateAssignment, "preprocessors"): {None: [WorthInTitle]},
+    (GenerateAssignment, "preprocessors"): {None: [WorthInTitle, SelfCheckInInstructions]},
     (Autograde, "sanitize_preprocessors"): {
         DeduplicateIds: [DetectTampering, DeduplicateIds],
         OverwriteCells: [QuietOverwriteCells],

@@ -19,6 +19,8 @@ from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
+from ..boundary.maths import latex2html
+
 PAGE = pathlib.Path(__file__).resolve().parent / "templates" / "feedback.html.j2"
 NBGRADER_TEMPLATE = "feedback"  # what nbgrader's GenerateFeedback sets, where the configuration sets none
 FIGURE_ALT = "A figure drawn by the code of this cell"
@@ -72,6 +74,11 @@ class FeedbackExporter(HTMLExporter):
         if self.template_name == NBGRADER_TEMPLATE and self.template_file == "index.html.j2":
             self.template_paths = [*self.template_paths, str(PAGE.parent)]  # after nbgrader's: it extends it
             self.template_file = PAGE.name
+
+    def default_filters(self):
+        """nbconvert's, and ``latex2html`` for the template's LaTeX outputs (their formulas as MathML)."""
+        yield from super().default_filters()
+        yield ("latex2html", latex2html)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         """As ``HTMLExporter.from_notebook_node`` (nbconvert 7.17), less its BeautifulSoup pass where the page,

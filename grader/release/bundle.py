@@ -2,7 +2,8 @@
 
 import zipfile
 
-from . import requirements, student_files
+from . import student_files
+from .how_to_check import top_folder
 from .wheel import build_wheel, course_points
 
 
@@ -19,12 +20,7 @@ def student_files_of(course, wheel):
         if path.is_file() and _shipped(path.relative_to(release))
     }
     files[wheel.name] = wheel.read_bytes()
-    files["README.md"] = student_files.README.format(
-        assignment=assignment,
-        wheel=wheel.name,
-        needs=", ".join(requirements.REQUIRES),
-        python=requirements.REQUIRES_PYTHON,
-    ).encode()
+    files["README.md"] = student_files.readme(assignment, wheel.name).encode()
     return files
 
 
@@ -39,5 +35,5 @@ def write_bundle(course):
     wheel = build_wheel(course.downloads, course_points(course))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in student_files_of(course, wheel).items():
-            archive.writestr(f"{course.assignment}-student/{name}", data)
+            archive.writestr(f"{top_folder(course.assignment)}/{name}", data)
     return path

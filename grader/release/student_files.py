@@ -1,5 +1,8 @@
 """The small files of the student bundle: how to install the student package and work."""
 
+from . import requirements
+from .how_to_check import RUN_ALL, self_check
+
 README = """\
 # Self-attention exercises: {assignment}
 
@@ -39,9 +42,9 @@ cells; they are restored from the instructor's copy before grading.
 
 ## Self-check
 
-From any folder, check a notebook (no other file is needed beside it):
+{self_check}
 
-    pytest <notebook>.ipynb
+{run_all}
 
 Each exercise passes or fails with the visible checks' points. Grading adds hidden checks
 (other inputs, the same properties), so an answer that computes the result, rather than
@@ -51,3 +54,15 @@ one that fits the visible cases, earns every point.
 
 Hand in the `.ipynb` files of `exercises/{assignment}/`, with their names unchanged.
 """
+
+
+def readme(assignment, wheel):
+    """The README of the bundle of ``assignment``, whose student package is the file ``wheel``."""
+    return README.format(
+        assignment=assignment,
+        wheel=wheel,
+        needs=", ".join(requirements.REQUIRES),
+        python=requirements.REQUIRES_PYTHON,
+        self_check=self_check(assignment, "<notebook>.ipynb"),
+        run_all=RUN_ALL,
+    )

@@ -32,6 +32,7 @@ from grader.report.stats import class_stats
 
 from ..accessibility import readable, violations
 from ..course_builder import ASSIGNMENT, BASICS, autograde, make_course, submission, submit
+from ..layout import laid_out
 from ..review_class import STEP, broken_exercise, notebook_01
 
 pytestmark = pytest.mark.sandbox  # the class is graded in sandboxes (conftest.py reads the mark per module)
@@ -110,6 +111,17 @@ def test_each_figure_says_which_cell_drew_it(graded):
         cell = image.find_parent("div", class_="code_cell")
         prompt = " ".join(cell.find("div", class_="input_prompt").get_text().split()).rstrip(":")
         assert image["alt"] == f"A figure drawn by the code of cell {prompt}"
+
+
+@pytest.mark.slow
+def test_a_page_shows_its_maths_with_no_network(graded):
+    """Ben's notebook 01 as generate_feedback wrote it, in Chromium with no network: it asks for nothing but
+    itself, and every formula of the notebook is laid out by the browser, none left as LaTeX."""
+    _, pages, _ = graded
+    page = laid_out(pages["wrong"], "math")
+    assert [url for url in page.requests if not url.startswith(("file:", "data:"))] == []
+    assert len(page.elements) > 5 and all(e["width"] > 0 and e["height"] > 0 for e in page.elements)
+    assert "$$" not in page.text and "\\frac" not in page.text
 
 
 def kit_page(nb):

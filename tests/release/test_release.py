@@ -40,7 +40,7 @@ def fresh_release(tmp_path_factory):
 def test_committed_exercises_are_the_current_release(fresh_release, notebook):
     fresh = nbformat.read(fresh_release / notebook, as_version=4)
     committed = nbformat.read(EXERCISES / notebook, as_version=4)
-    assert committed == fresh, f"exercises/ is stale: run `make release` and commit {notebook}"
+    assert committed == fresh, f"exercises/ is stale: run `python -m grader release` and commit {notebook}"
 
 
 @pytest.mark.parametrize("notebook", notebooks())

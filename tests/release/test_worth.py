@@ -7,6 +7,7 @@ import nbformat
 from nbgrader.converters import GenerateAssignment
 from traitlets.config import Config
 
+from grader.release.how_to_check import SelfCheckInInstructions
 from grader.release.worth import WorthInTitle
 
 from ..conftest import ROOT, SOLUTIONS
@@ -44,4 +45,8 @@ def test_the_release_runs_nbgraders_own_steps_after_the_kits():
     exec(
         compile((ROOT / "nbgrader_config.py").read_text(), "nbgrader_config.py", "exec"), {"get_config": lambda: config}
     )
-    assert config.GenerateAssignment.preprocessors == [WorthInTitle, *GenerateAssignment().preprocessors]
+    assert config.GenerateAssignment.preprocessors == [
+        WorthInTitle,
+        SelfCheckInInstructions,
+        *GenerateAssignment().preprocessors,
+    ]
