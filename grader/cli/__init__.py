@@ -12,6 +12,17 @@ assignment self_attention (or --assignment NAME). Scores live in nbgrader's grad
 formgrader and the stock nbgrader commands see the same grades."""
 
 EPILOG = "Run 'python -m grader <command> --help' for a command's options."
+# The exit status of a command that ran to its end but left work for the instructor (passback: scores not posted).
+UNFINISHED = 3
+# What a command's exit status means, where it says more than "0: done, 1: stopped with a one-line message".
+EXIT_STATUSES = {
+    "passback": "Exit status: 0 when every score was posted or was already in the LMS (a student who handed in "
+    "nothing is listed but not counted: --post-missing-as-zero posts 0 for them); 1 when it stopped before or "
+    "while posting (a setting, the key, the LMS's answer: one line says what to fix; what was posted is kept); 2 "
+    f"for a wrong option; {UNFINISHED} when it ran but left students for you: a score the LMS refused, a student "
+    "matched to no LMS user, or one with no final grade yet (waiting for a manual grade, or not gradable), each "
+    "listed, and counted in the last line. --dry-run exits 3 too for what it can tell without posting.",
+}
 WORKERS_HELP = (
     "students graded at once (default: one per core this process may use, as many as its memory "
     "holds at about 290 MiB each; its CPU affinity and its container's CPU quota and memory limit "
@@ -208,7 +219,14 @@ VERBS = {
         [
             *route_options("Assignment and Grade Services"),
             ("--dry-run", {"action": "store_true", "help": "print what would be posted, post nothing"}),
-            ("--force", {"action": "store_true", "help": "post every score again, changed or not"}),
+            (
+                "--force",
+                {
+                    "action": "store_true",
+                    "help": "post every score again, changed or not; with --lti, also set the scoreMaximum of an "
+                    "existing line item worth another maximum (otherwise the passback stops)",
+                },
+            ),
             (
                 "--post-missing-as-zero",
                 {
@@ -276,7 +294,9 @@ def parser():
     )
     verbs = top.add_subparsers(dest="verb", required=True, title="commands", metavar="<command>")
     for verb, (text, arguments) in VERBS.items():
-        sub = verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
+        sub = verbs.add_parser(
+            verb, help=text, description=text[0].upper() + text[1:] + ".", epilog=EXIT_STATUSES.get(verb)
+        )
         for name, options in arguments:
             sub.add_argument(name, **options)
         if verb != "demo":
@@ -308,3 +328,7 @@ def main(argv=None):
     except (UsageError, SandboxUnavailable, NbgraderFailed) as error:
         sys.exit(f"python -m grader {verb}: {error}")
     print(summary(verb, result, course))
+    unfinished = getattr(result, "unfinished", "")
+    if unfinished:
+        print(f"python -m grader {verb}: {unfinished}", file=sys.stderr)
+        sys.exit(UNFINISHED)

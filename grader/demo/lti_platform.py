@@ -12,9 +12,12 @@ NRPS 2.0):
   own scope (a read-only token cannot post a score: 403);
 - line-item and result lists are bare JSON arrays, paged with a ``Link: <...>; rel="next"`` header, as AGS and
   pylti1p3 read them (not ``{"content", "has_next", "next"}``); NRPS pages by ``Link`` too;
-- line items need a label and a positive scoreMaximum; scores are validated (a known member of the context,
-  activityProgress and gradingProgress from AGS's lists, scoreGiven >= 0 with scoreMaximum > 0, an ISO 8601
-  timestamp, an older timestamp than the last refused with 409).
+- a method an endpoint does not take is 405 before any token is checked, as web frameworks route;
+- line items need a label and a positive scoreMaximum, and a PUT replaces the whole line item (AGS 2.0 3.2);
+  scores are validated (an active member of the context, activityProgress and gradingProgress from AGS's
+  lists, scoreGiven >= 0 with scoreMaximum > 0, an ISO 8601 timestamp, an older timestamp than the last
+  refused with 409). A score for a user who is not an active member is refused with ``non_member_status``:
+  422, as Canvas answers, or 400, as Moodle does.
 It lives in the kit, not only in the tests, because ``python -m grader demo --lti`` posts the demo class to it;
 lti1p3platform is a test requirement (requirements-test.txt), imported only when a platform is started.
 """
@@ -63,6 +66,26 @@ class OAuthError(Exception):
     def __init__(self, status, error, description):
         super().__init__(description)
         self.status, self.error, self.description = status, error, description
+
+
+class MethodNotAllowed(Exception):
+    """A method the endpoint does not take: 405, with the ``Allow`` header."""
+
+    def __init__(self, allowed):
+        super().__init__(", ".join(allowed))
+        self.allowed = allowed
+
+
+# The methods each endpoint takes (AGS 2.0, NRPS 2.0, RFC 6749's token endpoint).
+METHODS = {
+    "token": ("POST",),
+    "jwks": ("GET",),
+    "memberships": ("GET",),
+    "lineitems": ("GET", "POST"),
+    "lineitem": ("GET", "PUT", "DELETE"),
+    "score": ("POST",),
+    "results": ("GET",),
+}
 
 
 class WsgiRequest(Request):
@@ -218,8 +241,9 @@ class LineItems(AssignmentsGradesService):
         return item
 
     def update_lineitem(self, update_data):
-        self.find_lineitem(update_data["id"]).update(update_data)
-        return self.platform.lineitems[update_data["id"]]
+        self.find_lineitem(update_data["id"])
+        self.platform.lineitems[update_data["id"]] = update_data
+        return update_data
 
     def delete_lineitem(self, line_item_id):
         self.find_lineitem(line_item_id)
@@ -270,10 +294,8 @@ class LineItems(AssignmentsGradesService):
                 "application/vnd.ims.lis.v2.lineitemcontainer+json",
                 _next(self.platform.lineitems_url, query, found["has_next"]),
             )
-        if request.method == "POST":
-            authorize(self, LINEITEM)
-            return 201, self.create_lineitem(_valid_lineitem(request.json)), LINEITEM_TYPE, {}
-        raise LtiServiceException("method not allowed", 405)
+        authorize(self, LINEITEM)
+        return 201, self.create_lineitem(_valid_lineitem(request.json)), LINEITEM_TYPE, {}
 
     def lineitem(self, line_item_id):
         request = self.request
@@ -283,18 +305,14 @@ class LineItems(AssignmentsGradesService):
         authorize(self, LINEITEM)
         if request.method == "PUT":
             return 200, self.update_lineitem({**_valid_lineitem(request.json), "id": line_item_id}), LINEITEM_TYPE, {}
-        if request.method == "DELETE":
-            self.delete_lineitem(line_item_id)
-            return 204, None, None, {}
-        raise LtiServiceException("method not allowed", 405)
+        self.delete_lineitem(line_item_id)
+        return 204, None, None, {}
 
     def score(self, line_item_id):
-        if self.request.method != "POST":
-            raise LtiServiceException("method not allowed", 405)
         authorize(self, SCORE)
         if not self.request.content_type.startswith("application/vnd.ims.lis.v1.score+json"):
             raise LtiServiceException("a score is application/vnd.ims.lis.v1.score+json", 415)
-        score = _valid_score(self.request.json, self.platform.members)
+        score = _valid_score(self.request.json, self.platform.members, self.platform.non_member_status)
         status = self.update_score(line_item_id, score)
         code = UPDATE_SCORE_STATUSCODE[status]
         return code, ({"error": status.value} if code >= 400 else None), "application/json", {}
@@ -325,8 +343,9 @@ def _valid_lineitem(data):
     return {k: v for k, v in data.items() if k != "id"}
 
 
-def _valid_score(score, members):
-    """A score as AGS 2.0 3.4 defines it, for a member of the context; else 400 (422 for an unknown user)."""
+def _valid_score(score, members, non_member_status):
+    """A score as AGS 2.0 3.4 defines it, for an active member of the context; else 400 (``non_member_status``
+    for a user who is not one)."""
     if not isinstance(score, dict):
         raise LtiServiceException("a score is a JSON object", 400)
     if score.get("activityProgress") not in ACTIVITY or score.get("gradingProgress") not in GRADING:
@@ -340,8 +359,8 @@ def _valid_score(score, members):
         numbers = [v for v in (given, maximum) if isinstance(v, (int, float)) and not isinstance(v, bool)]
         if len(numbers) != 2 or given < 0 or maximum <= 0:
             raise LtiServiceException("scoreGiven must be >= 0, with a scoreMaximum above 0", 400)
-    if score.get("userId") not in {m["user_id"] for m in members}:
-        raise LtiServiceException("userId is not a member of this context", 422)
+    if score.get("userId") not in {m["user_id"] for m in members if m["status"] == "Active"}:
+        raise LtiServiceException("userId is not an active member of this context", non_member_status)
     return score
 
 
@@ -414,6 +433,7 @@ class TestPlatform:
         self.tool_jwks, self.members, self.scopes = tool_jwks, list(members), set(scopes)
         self.lineitems, self.scores, self.received, self.used_jtis, self.log = {}, {}, [], set(), []
         self.base, self.config, self.issued = None, None, []  # issued: the access tokens given out
+        self.non_member_status = 422  # the answer to a score for a user who is not an active member
         self.stop_after = None  # after this many scores, drop every connection unanswered (a network failure)
         self.dropping = False
 
@@ -444,9 +464,7 @@ class TestPlatform:
     def settings(self):
         """The course's ``c.LtiPassback`` settings for this platform, as an LMS shows them at registration."""
         return {
-            "issuer": self.base,
             "client_id": self.client_id,
-            "deployment_id": self.deployment_id,
             "token_url": self.token_url,
             "lineitems_url": self.lineitems_url,
             "memberships_url": self.memberships_url,
@@ -486,6 +504,9 @@ class TestPlatform:
             headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'} if status == 401 else {}
         except LineItemNotFoundException:
             status, body, media_type, headers = 404, {"error": "no such line item"}, "application/json", {}
+        except MethodNotAllowed as error:
+            status, body, media_type = 405, {"error": "method not allowed"}, "application/json"
+            headers = {"Allow": ", ".join(error.allowed)}
         self.log.append((request.method, request.path, status))
         payload = b"" if body is None else json.dumps(body).encode()
         headers = {**headers, **({"Content-Type": media_type} if payload else {})}
@@ -494,34 +515,43 @@ class TestPlatform:
         return [payload]
 
     def _route(self, request):
-        parts = request.path.strip("/").split("/")
-        if parts == ["token"] and request.method == "POST":
+        """The endpoint's answer; a method it does not take is 405 before any token is checked."""
+        endpoint, line_item_id = self._endpoint(request.path)
+        if endpoint is None:
+            raise LtiServiceException("not found", 404)
+        allowed = METHODS[endpoint]
+        if request.method not in allowed:
+            raise MethodNotAllowed(allowed)
+        if endpoint == "token":
             return (
                 200,
                 self.config.get_access_token(request.form_data),
                 "application/json",
                 {"Cache-Control": "no-store"},
             )
-        if parts == ["jwks"]:
+        if endpoint == "jwks":
             return 200, {"keys": self.registration.get_jwks()}, "application/json", {}
-        if parts[:2] != ["contexts", CONTEXT]:
-            raise LtiServiceException("not found", 404)
-        rest = parts[2:]
-        if rest == ["memberships"]:
+        if endpoint == "memberships":
             return Memberships(request, self).members()
-        if rest[:1] != ["lineitems"]:
-            raise LtiServiceException("not found", 404)
         service = LineItems(request, self)
-        if len(rest) == 1:
+        if endpoint == "lineitems":
             return service.lineitems()
-        line_item_id = f"{self.lineitems_url}/{rest[1]}"
-        handler = {
-            2: service.lineitem,
-            3: {"scores": service.score, "results": service.results}.get(rest[2] if len(rest) > 2 else ""),
-        }.get(len(rest))
-        if handler is None:
-            raise LtiServiceException("not found", 404)
-        return handler(line_item_id)
+        return getattr(service, endpoint)(line_item_id)
+
+    def _endpoint(self, path):
+        """(which endpoint ``path`` is, the line item's URL or None); (None, None) for no endpoint."""
+        parts = path.strip("/").split("/")
+        if parts in (["token"], ["jwks"]):
+            return parts[0], None
+        if parts[:2] != ["contexts", CONTEXT]:
+            return None, None
+        rest = parts[2:]
+        if rest in (["memberships"], ["lineitems"]):
+            return rest[0], None
+        if rest[:1] == ["lineitems"] and len(rest) in (2, 3):
+            endpoint = "lineitem" if len(rest) == 2 else {"scores": "score", "results": "results"}.get(rest[2])
+            return (endpoint, f"{self.lineitems_url}/{rest[1]}") if endpoint else (None, None)
+        return None, None
 
     def posted(self, line_item_id=None):
         """{user id: the score last taken} on ``line_item_id`` (default: the only line item)."""
@@ -555,8 +585,8 @@ class _Handler(WSGIRequestHandler):
         pass
 
 
-def member(user_id, name, email, sis_id=None, roles=(LEARNER,)):
-    """A course member as NRPS lists it."""
+def member(user_id, name, email, sis_id=None, roles=(LEARNER,), status="Active"):
+    """A course member as NRPS lists it (``status``: Active, Inactive or Deleted)."""
     given, _, family = name.partition(" ")
     return {
         "user_id": user_id,
@@ -566,7 +596,7 @@ def member(user_id, name, email, sis_id=None, roles=(LEARNER,)):
         "email": email,
         "lis_person_sourcedid": sis_id,
         "roles": list(roles),
-        "status": "Active",
+        "status": status,
     }
 
 

@@ -3,9 +3,7 @@ and the sandbox never hand to a student. No secret is written there: the LTI pri
 (``c.LtiPassback.private_key_path``, mode 0600), and a Canvas or Moodle token is read from the environment
 variable that ``token_env`` names.
 
-    c.LtiPassback.issuer = "https://canvas.instructure.com"
     c.LtiPassback.client_id = "10000000000042"
-    c.LtiPassback.deployment_id = "7:ab12..."
     c.LtiPassback.token_url = "https://canvas.example.edu/login/oauth2/token"
     c.LtiPassback.lineitems_url = "https://canvas.example.edu/api/lti/courses/42/line_items"
     c.LtiPassback.memberships_url = "https://canvas.example.edu/api/lti/courses/42/names_and_roles"
@@ -31,9 +29,11 @@ KEY = "lti/private_key.pem"
 class LtiPassback(Configurable):
     """The kit as an LTI 1.3 tool of the course's LMS: what the LMS showed when the tool was registered."""
 
-    issuer = Unicode("", help="the LMS's issuer (iss), e.g. https://canvas.instructure.com").tag(config=True)
+    # The issuer and the deployment id matter to a launch, which the kit never makes: its token requests name the
+    # client id alone (iss = sub = client id, aud = the token URL). Kept so that a configuration setting them loads.
+    issuer = Unicode("", help="not used (a launch's; the kit makes none)").tag(config=True)
+    deployment_id = Unicode("", help="not used (a launch's; the kit makes none)").tag(config=True)
     client_id = Unicode("", help="the tool's client id, given by the LMS").tag(config=True)
-    deployment_id = Unicode("", help="the tool's deployment id in the LMS").tag(config=True)
     token_url = Unicode("", help="the LMS's OAuth 2 token URL (client credentials)").tag(config=True)
     token_audience = Unicode(
         "",
@@ -68,40 +68,73 @@ class MoodlePassback(RestPassback):
 
 
 REQUIRED = {
-    LtiPassback: ("issuer", "client_id", "token_url", "lineitems_url", "memberships_url"),
+    LtiPassback: ("client_id", "token_url", "lineitems_url", "memberships_url"),
     CanvasPassback: ("url", "course_id"),
     MoodlePassback: ("url", "course_id"),
+}
+# Where each kind's settings are explained (the documentation's source, docs/).
+PAGES = {
+    LtiPassback: "instructors/lti.md",
+    CanvasPassback: "instructors/canvas.md",
+    MoodlePassback: "instructors/moodle.md",
 }
 
 
 def settings(course, kind, needed=None):
     """The course's ``kind`` (LtiPassback, CanvasPassback or MoodlePassback) as its nbgrader_config.py sets it;
-    a setting of ``needed`` (default: all the kind needs) that is missing or not a web address stops with the
-    line to add."""
-    config = PyFileConfigLoader(CONFIG, path=str(course.root.resolve())).load_config()
-    found = kind(config=config)
-    for name in needed if needed is not None else REQUIRED[kind]:
-        value = getattr(found, name)
-        if not value:
-            raise LmsError(
-                f"no c.{kind.__name__}.{name} in {course.root / CONFIG}: add it, as the LMS shows it "
-                "(README: Grades into the LMS)"
-            )
-        if name.endswith("url"):
-            check_url(value, f"c.{kind.__name__}.{name}")
+    every setting of ``needed`` (default: all the kind needs) that is missing or not a web address, and a REST
+    route's empty token, stop it in one line."""
+    found = read(course, kind)
+    stop_on(problems(course, found, needed))
     return found
 
 
-def check_url(url, setting):
-    """A web address to send credentials to: https, or http on this machine only (the test platform)."""
+def read(course, kind):
+    """The course's ``kind`` as its nbgrader_config.py sets it, unchecked."""
+    config = PyFileConfigLoader(CONFIG, path=str(course.root.resolve())).load_config()
+    return kind(config=config)
+
+
+def problems(course, found, needed=None):
+    """What stops ``found`` (read by :func:`read`) from reaching the LMS: one line for all the missing settings of
+    ``needed`` (default: all its kind needs), one per URL that is not a web address to send credentials to, and,
+    for a REST route, its empty token."""
+    kind = type(found)
+    names = REQUIRED[kind] if needed is None else needed
+    missing = [f"c.{kind.__name__}.{name}" for name in names if not getattr(found, name)]
+    lines = []
+    if missing:
+        them = "them" if len(missing) > 1 else "it"
+        lines.append(
+            f"no {', '.join(missing)} in {course.root / CONFIG}: add {them}, as the LMS shows {them} "
+            f"(docs: {PAGES[kind]})"
+        )
+    for name in names:
+        if name.endswith("url") and getattr(found, name):
+            lines.append(url_problem(getattr(found, name), f"c.{kind.__name__}.{name}"))
+    if isinstance(found, RestPassback) and needed is None:
+        lines.append(token_problem(found))
+    return [line for line in lines if line]
+
+
+def stop_on(lines):
+    """Stop with ``lines`` in one message, if there are any."""
+    if lines:
+        raise LmsError("; ".join(lines))
+
+
+def url_problem(url, setting):
+    """Why ``url`` is not a web address to send credentials to (https, or http on this machine only: the test
+    platform), or None."""
     parsed = urlparse(url)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise LmsError(f"{setting} = {url!r} is not a web address: give the full https:// URL the LMS shows")
+        return f"{setting} = {url!r} is not a web address: give the full https:// URL the LMS shows"
     if parsed.scheme == "http" and not _loopback(parsed.hostname):
-        raise LmsError(
+        return (
             f"{setting} = {url!r} is plain http: credentials would cross the network unencrypted; "
             "give its https:// address"
         )
+    return None
 
 
 def _loopback(host):
@@ -118,13 +151,20 @@ def key_path(course, lti):
 
 def token(rest):
     """The API token of ``rest`` (CanvasPassback, MoodlePassback) from its environment variable; never printed."""
+    problem = token_problem(rest)
+    if problem:
+        raise LmsError(problem)
+    return os.environ[rest.token_env].strip()
+
+
+def token_problem(rest):
+    """Why ``rest`` has no token (no variable named, or the variable empty), or None."""
     name = type(rest).__name__
     if not rest.token_env:
-        raise LmsError(f"no c.{name}.token_env: name the environment variable that holds the token")
-    value = os.environ.get(rest.token_env, "").strip()
-    if not value:
-        raise LmsError(
+        return f"no c.{name}.token_env: name the environment variable that holds the token"
+    if not os.environ.get(rest.token_env, "").strip():
+        return (
             f"the environment variable {rest.token_env} (c.{name}.token_env) is empty: set it to the "
             "LMS's API token, in the shell only, never in a file of the course"
         )
-    return value
+    return None

@@ -1,7 +1,8 @@
 """``passback``: each student's total, as ``export`` writes it, posted into the LMS's gradebook; safe to repeat.
 
 Only what the ledger does not show as taken is posted (``force``: all); every student left out is listed with
-why: no grade yet, not in the LMS's roster, refused by the LMS."""
+why: no grade yet, not in the LMS's roster, refused by the LMS. All but "handed in nothing" are for the
+instructor to act on: the report's ``unfinished`` line counts them, and ``python -m grader`` then exits 3."""
 
 from dataclasses import dataclass, field
 
@@ -54,6 +55,22 @@ class PassbackReport:
         lines += _listed("not posted, not matched to an LMS user", self.unmatched)
         return "\n".join(lines)
 
+    @property
+    def unfinished(self):
+        """One line counting the students left out for the instructor to act on (refused by the LMS, matched to no
+        LMS user, no final grade yet), or "" when every score was posted or was already in the LMS."""
+        parts = [
+            (len(self.refused), "refused by the LMS"),
+            (len(self.unmatched), "not matched to an LMS user"),
+            (sum(n.handed_in for n in self.no_grade), "with no final grade yet"),
+        ]
+        left = sum(n for n, _ in parts)
+        if not left:
+            return ""
+        posted = "would not be posted" if self.dry_run else "not posted"
+        listed = ", ".join(f"{n} {why}" for n, why in parts if n)
+        return f"{count(left, 'student')} {posted}, for you to act on: {listed} (listed above)"
+
 
 def _listed(title, pairs):
     return [f"  {title}: {count(len(pairs), 'student')}"] + [f"    {s}: {why}" for s, why in pairs] if pairs else []
@@ -68,8 +85,9 @@ def passback(
 ):
     """Post every student's total (the gradebook's, less the late penalty) to the LMS by ``route`` ('lti',
     'canvas' or 'moodle'); return a :class:`PassbackReport`. ``dry_run``: post nothing, say what would be
-    posted. ``force``: post again what the ledger shows as taken. ``post_missing_as_zero``: a student who handed
-    in nothing gets 0 (otherwise listed, not posted)."""
+    posted. ``force``: post again what the ledger shows as taken, and set the scoreMaximum of an LTI line item worth
+    another maximum (otherwise refused). ``post_missing_as_zero``: a student who handed in nothing gets 0
+    (otherwise listed, not posted)."""
     course = Course.at(course, assignment)
     cells = graded_cells(course)
     if not cells:
@@ -78,7 +96,7 @@ def passback(
     ready, no_grade = plan(course, post_missing_as_zero)
     lms = open_route(course, route)
     found, unmatched = match([s.total for s in ready], lms.users(), route)
-    target = lms.target(course.assignment, maximum, create=not dry_run)
+    target = lms.target(course.assignment, maximum, create=not dry_run, force=force)
     place = f"{route} {target}"
     ledger = Ledger(course)
     report = PassbackReport(

@@ -1,4 +1,4 @@
-"""The three ways into the LMS, behind one face: ``users()``, ``target(assignment, maximum, create)``,
+"""The three ways into the LMS, behind one face: ``users()``, ``target(assignment, maximum, create, force)``,
 ``post(assignment, maximum, [(Score, user id)])`` yielding each entry with its Outcome, ``describe(target)``."""
 
 from ..cli.errors import UsageError
@@ -34,15 +34,15 @@ class RestCourse:
             from .moodle_api import MoodleGrades as client
 
             kind, self.name = config.MoodlePassback, "Moodle"
-        rest = config.settings(course, kind)
+        rest = config.settings(course, kind)  # its token included
         self.where = f"{self.name} course {rest.course_id} at {rest.url}"
         self.client = client(rest.url, config.token(rest), rest.course_id)
 
     def users(self):
         return self.client.users()
 
-    def target(self, assignment, maximum, create):
-        return self.where
+    def target(self, assignment, maximum, create, force=False):
+        return self.where  # the assignment is found at post time, and one worth another maximum stops it
 
     def describe(self, target):
         return target

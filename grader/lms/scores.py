@@ -30,8 +30,12 @@ class Score:
 
 @dataclass(frozen=True)
 class NoScore:
+    """A student with no score to post, and why; ``handed_in``: False for a student who handed in nothing (the
+    only reason that is not for the instructor to act on)."""
+
     student: str
     reason: str
+    handed_in: bool = True
 
 
 def plan(course, missing_as_zero=False):
@@ -44,10 +48,10 @@ def plan(course, missing_as_zero=False):
         reason = why_no_score(by_student.get(total.student, []))
         if reason == MISSING and missing_as_zero:
             ready.append(Score(total.student, 0.0, total.max_score, *NOT_HANDED_IN, total))
+        elif reason == MISSING:
+            waiting.append(NoScore(total.student, f"{reason} (--post-missing-as-zero posts 0)", handed_in=False))
         elif reason:
-            waiting.append(
-                NoScore(total.student, reason + (" (--post-missing-as-zero posts 0)" if reason == MISSING else ""))
-            )
+            waiting.append(NoScore(total.student, reason))
         else:
             ready.append(Score(total.student, total.score, total.max_score, *HANDED_IN, total))
     return ready, waiting

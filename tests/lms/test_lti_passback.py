@@ -5,8 +5,11 @@ The course's gradebook is filled as nbgrader leaves it after grading (scores, a 
 cell waiting for a manual grade, a student who handed in nothing), without running notebooks: seconds, not
 minutes. ``demo --lti`` runs the same commands on the demo class, graded for real."""
 
+import contextlib
+import http.server
 import json
 import shutil
+import threading
 import time
 
 import pytest
@@ -20,7 +23,6 @@ from grader.demo.lti_platform import CONTEXT, LEARNER, LINEITEM_READ, SCORE, Tes
 from grader.lms import lti
 from grader.lms.keys import public_jwks
 from grader.lms.ledger import LEDGER
-from grader.lms.people import LmsUser
 
 from .graded_course import MEMBERS, NOTEBOOK, A, gradebook_totals, graded_course, run
 
@@ -53,7 +55,7 @@ def platform(course):
 
 def test_each_posted_score_is_the_gradebooks_total_less_the_late_penalty(course, platform, capsys):
     out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
-    assert refusal is None, refusal
+    assert refusal == 3, refusal  # cas has no final grade, eve no LMS user
     [(item_id, item)] = platform.lineitems.items()
     assert (item["label"], item["scoreMaximum"], item["tag"]) == (A, 10, f"nbgrader:{A}")
     posted = {
@@ -97,7 +99,7 @@ def test_the_ledger_keeps_each_post_and_a_second_run_posts_only_what_changed(cou
 
 def test_a_dry_run_says_what_it_would_post_and_posts_nothing(course, platform, capsys):
     out, refusal = run(capsys, "passback", "--lti", "--dry-run", "--course", str(course))
-    assert refusal is None, refusal
+    assert refusal == 3, refusal
     assert not platform.lineitems and not platform.received
     assert not (course / "grading" / A / LEDGER).exists()
     rows = [line.split() for line in out.splitlines() if line.strip().startswith(("ana", "ben", "fay"))]
@@ -117,26 +119,73 @@ def test_a_line_item_that_already_exists_is_used_not_doubled(course, platform, c
     assert f"line item {made}" in out
 
 
+def test_a_line_item_worth_another_maximum_is_refused_then_updated_with_force(course, platform, capsys):
+    made = f"{platform.lineitems_url}/by-hand"
+    platform.lineitems[made] = {"id": made, "label": A, "scoreMaximum": 12, "resourceLinkId": "link-7"}
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal == (
+        f"python -m grader passback: the line item {made} ({A!r}) has scoreMaximum 12 and the assignment's points "
+        "are 10: set its maximum to 10 in the LMS, or run passback --lti --force to set it"
+    )
+    assert not platform.received and platform.lineitems[made]["scoreMaximum"] == 12
+    out, refusal = run(capsys, "passback", "--lti", "--dry-run", "--force", "--course", str(course))
+    assert f"line item {made} (its scoreMaximum 12 would be set to 10)" in out
+    assert not platform.received and platform.lineitems[made]["scoreMaximum"] == 12
+    out, _ = run(capsys, "passback", "--lti", "--force", "--course", str(course))
+    assert ("PUT", f"/contexts/{CONTEXT}/lineitems/by-hand", 200) in platform.log
+    assert platform.lineitems[made] == {"id": made, "label": A, "scoreMaximum": 10, "resourceLinkId": "link-7"}
+    assert f"line item {made} (its scoreMaximum set from 12 to 10)" in out
+    assert {user: s["scoreGiven"] for user, s in platform.posted(made).items()} == {
+        f"sub-{student}": total
+        for student, total in gradebook_totals(course).items()
+        if student in ("ana", "ben", "fay")
+    }
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal == 3 and "posted 0 scores" in out and "3 unchanged" in out  # 3: cas and eve, as always
+
+
 def test_not_handed_in_is_posted_as_zero_only_with_the_flag(course, platform, capsys):
     run(capsys, "passback", "--lti", "--post-missing-as-zero", "--course", str(course))
     dee = platform.posted()["sub-dee"]
     assert (dee["scoreGiven"], dee["activityProgress"], dee["gradingProgress"]) == (0.0, "Initialized", "FullyGraded")
 
 
-def test_a_student_the_platform_does_not_know_is_listed_as_refused_and_posted_next_time(
-    course, platform, capsys, monkeypatch
-):
-    listed = lti.LtiCourse.users
-    gone = LmsUser("sub-gone", "Eve", "eve@uni.example")  # listed by the LMS, then dropped from the course
-    monkeypatch.setattr(lti.LtiCourse, "users", lambda self: listed(self) + [gone])
+def grade_by_hand(course, student, cell, score):
+    """``score`` typed into formgrader for ``student``'s ``cell``."""
+    with venv_on_path(), Gradebook(f"sqlite:///{course}/gradebook.db") as book:
+        grade = book.find_grade(cell, NOTEBOOK, A, student)
+        grade.manual_score, grade.needs_manual_grade = score, False
+        book.db.commit()
+
+
+@pytest.mark.parametrize("answer", [422, 400])  # Canvas's answer, Moodle's
+def test_a_score_the_lms_refuses_is_listed_and_the_exit_status_says_so(course, platform, capsys, answer):
+    grade_by_hand(course, "cas", "why_scale", 2)  # every student who handed in now has a final grade
+    platform.non_member_status = answer
+    platform.members.append(member("sub-eve", "Eve", "eve@uni.example", status="Inactive"))  # listed, not gradable
     out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
-    assert refusal is None
-    assert "refused by the LMS: 1 student" in out and "eve: 422 Unprocessable Entity" in out
-    assert "sub-gone" not in platform.posted()
-    monkeypatch.undo()
-    platform.members.append(member("sub-gone", "Eve", "eve@uni.example"))  # enrolled in the LMS since
-    out, _ = run(capsys, "passback", "--lti", "--course", str(course))
-    assert "posted 1 score" in out and platform.posted()["sub-gone"]["scoreGiven"] == 10
+    assert refusal == 3
+    assert "posted 4 scores" in out and "refused by the LMS: 1 student" in out and f"eve: {answer} " in out
+    assert "sub-eve" not in platform.posted()
+    assert out.splitlines()[-1] == (
+        "python -m grader passback: 1 student not posted, for you to act on: 1 refused by the LMS (listed above)"
+    )
+    platform.members[-1]["status"] = "Active"  # enrolled again in the LMS
+    out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal is None, refusal  # dee handed in nothing: listed, not counted
+    assert "posted 1 score" in out and "4 unchanged" in out and platform.posted()["sub-eve"]["scoreGiven"] == 10
+    assert "dee: not handed in" in out and "for you to act on" not in out
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_a_student_with_no_final_grade_or_no_lms_user_makes_the_exit_status_3(course, platform, capsys, dry_run):
+    out, refusal = run(capsys, "passback", "--lti", *dry_run, "--course", str(course))
+    assert refusal == 3
+    posted = "would not be posted" if dry_run else "not posted"
+    assert out.splitlines()[-1] == (
+        f"python -m grader passback: 2 students {posted}, for you to act on: 1 not matched to an LMS user, "
+        "1 with no final grade yet (listed above)"
+    )
 
 
 def test_a_network_failure_half_way_loses_nothing(course, platform, capsys):
@@ -166,16 +215,27 @@ def secrets_of(course, platform):
     return [body[i : i + 24] for i in range(0, len(body) - 24, 24)] + platform.issued
 
 
+KEY_HINT = "check c.LtiPassback.client_id, and that the LMS holds the public key python -m grader jwks prints"
+
+
 @pytest.mark.parametrize(
     "change, says",
     [
         (
             lambda p: p.tool_jwks.update(another_key()),
             "the LMS refused the kit's token request (401 Unauthorized: the client assertion is not signed by the "
-            "tool's registered key): check c.LtiPassback.client_id",
+            f"tool's registered key): {KEY_HINT}",
         ),
-        (lambda p: setattr(p, "client_id", "another-tool"), "the LMS refused the kit's token request (401"),
-        (lambda p: p.scopes.discard(SCORE), "(400 Bad Request: a scope asked for is not granted to this tool)"),
+        (
+            lambda p: setattr(p, "client_id", "another-tool"),
+            "the LMS refused the kit's token request (401 Unauthorized: the client assertion's iss and sub must be "
+            f"the client id): {KEY_HINT}",
+        ),
+        (
+            lambda p: p.scopes.discard(SCORE),
+            "(400 Bad Request: a scope asked for is not granted to this tool): enable the tool's LTI Advantage "
+            "services",
+        ),
     ],
 )
 def test_a_wrong_key_or_registration_stops_with_one_line_and_no_secret(course, platform, capsys, change, says):
@@ -183,7 +243,41 @@ def test_a_wrong_key_or_registration_stops_with_one_line_and_no_secret(course, p
     platform.config._registration = None  # the platform reads its registration again
     out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
     assert refusal.startswith("python -m grader passback: ") and says in refusal and "\n" not in refusal
+    assert "token_url" not in refusal  # the URL answered as a token endpoint: it is right
     assert "Traceback" not in out and not any(secret in out + refusal for secret in secrets_of(course, platform))
+
+
+@contextlib.contextmanager
+def another_site(status):
+    """A web server on 127.0.0.1 that is not the LMS: every request gets ``status`` and an HTML page."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def answer(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = b"<html><body>The school's home page</body></html>"
+            self.send_response(status)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = answer
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+URL_HINT = "not as an OAuth 2 token endpoint: check c.LtiPassback.token_url"
 
 
 @pytest.mark.parametrize(
@@ -198,11 +292,23 @@ def test_a_wrong_key_or_registration_stops_with_one_line_and_no_secret(course, p
         ("lineitems_url", "{base}/contexts/course-9/lineitems", "lineitems answered 404 Not Found"),
         ("lineitems_url", "{base}/contexts/course-9/lineitems", "check c.LtiPassback.lineitems_url"),
         (
-            "token_url",
-            "{base}/tokens",
-            "the token URL {base}/tokens answered 404 Not Found: check c.LtiPassback.token_url",
+            "lineitems_url",
+            "{base}/token",
+            "{base}/token answered 405 Method Not Allowed: check c.LtiPassback.lineitems_url",
         ),
-        ("token_url", "{base}/jwks", "the token URL {base}/jwks answered with no access token"),
+        ("token_url", "{base}/tokens", f"the token URL {{base}}/tokens answered 404 Not Found, {URL_HINT}"),
+        ("token_url", "{base}/jwks", f"the token URL {{base}}/jwks answered 405 Method Not Allowed, {URL_HINT}"),
+        (
+            "token_url",
+            "{base}/contexts/Course-1/memberships",
+            f"the token URL {{base}}/contexts/Course-1/memberships answered 405 Method Not Allowed, {URL_HINT}",
+        ),
+        (
+            "token_url",
+            "{base}/contexts/Course-1/lineitems",
+            "the token URL {base}/contexts/Course-1/lineitems answered 401 Unauthorized: missing bearer token, "
+            f"{URL_HINT}",
+        ),
         ("token_url", "http://lms.example.edu/token", "is plain http"),
         ("private_key_path", "lti/none.pem", "no LTI private key at"),
     ],
@@ -212,14 +318,60 @@ def test_a_wrong_url_or_key_path_names_the_setting_to_fix(course, platform, caps
         config.write(f"c.LtiPassback.{setting} = {value.format(base=platform.base)!r}\n")
     out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
     assert says.format(base=platform.base) in refusal and "\n" not in refusal and "Traceback" not in out
+    assert "client_id" not in refusal  # a wrong URL is not a wrong key
 
 
-def test_a_missing_setting_is_named(course, capsys):
+@pytest.mark.parametrize(
+    "status, says",
+    [
+        (200, "answered with no access token: check c.LtiPassback.token_url"),
+        (404, f"answered 404 Not Found, {URL_HINT}"),
+        (405, f"answered 405 Method Not Allowed, {URL_HINT}"),
+        (403, f"answered 403 Forbidden, {URL_HINT}; if it is right, check c.LtiPassback.client_id"),
+    ],
+)
+def test_a_token_url_on_another_site_is_named_before_the_key(course, platform, capsys, status, says):
+    with another_site(status) as site:
+        with open(course / CONFIG, "a") as config:
+            config.write(f"c.LtiPassback.token_url = '{site}/login/oauth2/token'\n")
+        out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
+    assert refusal.startswith(f"python -m grader passback: the token URL {site}/login/oauth2/token {says}")
+    assert ("client_id" in refusal) == (status == 403)  # only a bare 403 may also be the key
+
+
+@pytest.mark.parametrize(
+    "route, says",
+    [
+        (
+            "lti",
+            "no c.LtiPassback.client_id, c.LtiPassback.token_url, c.LtiPassback.lineitems_url, "
+            "c.LtiPassback.memberships_url in {config}: add them, as the LMS shows them (docs: instructors/lti.md)",
+        ),
+        (
+            "canvas",
+            "no c.CanvasPassback.url, c.CanvasPassback.course_id in {config}: add them, as the LMS shows them (docs: "
+            "instructors/canvas.md); the environment variable CANVAS_TOKEN (c.CanvasPassback.token_env) is empty",
+        ),
+        (
+            "moodle",
+            "no c.MoodlePassback.url, c.MoodlePassback.course_id in {config}: add them, as the LMS shows them (docs: "
+            "instructors/moodle.md); the environment variable MOODLE_TOKEN (c.MoodlePassback.token_env) is empty",
+        ),
+    ],
+)
+def test_every_missing_setting_is_named_in_one_line(course, capsys, monkeypatch, route, says):
+    monkeypatch.delenv("CANVAS_TOKEN", raising=False)
+    monkeypatch.delenv("MOODLE_TOKEN", raising=False)
+    out, refusal = run(capsys, "passback", f"--{route}", "--course", str(course))
+    assert refusal.startswith("python -m grader passback: " + says.format(config=course / CONFIG))
+    assert "\n" not in refusal and "issuer" not in refusal
+
+
+def test_a_course_that_still_sets_the_issuer_and_deployment_id_posts_as_before(course, platform, capsys):
+    with open(course / CONFIG, "a") as config:  # not used: any value will do
+        config.write("c.LtiPassback.issuer = 'https://another-lms.example.edu'\nc.LtiPassback.deployment_id = '9'\n")
     out, refusal = run(capsys, "passback", "--lti", "--course", str(course))
-    assert refusal == (
-        f"python -m grader passback: no c.LtiPassback.issuer in {course / CONFIG}: add it, as the "
-        "LMS shows it (README: Grades into the LMS)"
-    )
+    assert refusal == 3 and "posted 3 scores" in out and "issuer" not in out and "deployment" not in out
 
 
 def test_an_expired_access_token_is_asked_for_again(course, capsys):

@@ -7,13 +7,14 @@ import shutil
 import stat
 
 import pytest
+import requests
 from pylti1p3.registration import Registration
 
 from grader.cli.errors import UsageError
 from grader.course import CONFIG, Course
 from grader.course.grades import CellGrade, NotebookGrade
 from grader.export.lms.totals import Total
-from grader.lms import config, keys
+from grader.lms import config, keys, lti
 from grader.lms.ledger import Ledger
 from grader.lms.matching import match
 from grader.lms.people import LmsUser, Outcome
@@ -114,13 +115,21 @@ def course(tmp_path):
     return Course.at(tmp_path)
 
 
-def test_a_setting_that_is_missing_or_not_https_is_named(course):
-    with pytest.raises(UsageError, match=r"^no c.LtiPassback.issuer in .*nbgrader_config.py: add it"):
+def test_every_setting_that_is_missing_or_not_https_is_named_at_once(course, monkeypatch):
+    with pytest.raises(UsageError, match=r"^no c.LtiPassback.client_id, c.LtiPassback.token_url, .* add them"):
         config.settings(course, config.LtiPassback)
     with open(course.root / CONFIG, "a") as file:
-        file.write("c.CanvasPassback.url = 'http://canvas.example.edu'\nc.CanvasPassback.course_id = '4'\n")
-    with pytest.raises(UsageError, match="c.CanvasPassback.url = 'http://canvas.example.edu' is plain http"):
+        file.write("c.CanvasPassback.url = 'http://canvas.example.edu'\nc.CanvasPassback.token_env = 'KIT_TOKEN'\n")
+    monkeypatch.delenv("KIT_TOKEN", raising=False)
+    with pytest.raises(UsageError) as stopped:
         config.settings(course, config.CanvasPassback)
+    assert str(stopped.value) == (
+        f"no c.CanvasPassback.course_id in {course.root / CONFIG}: add it, as the LMS shows it (docs: "
+        "instructors/canvas.md); c.CanvasPassback.url = 'http://canvas.example.edu' is plain http: credentials "
+        "would cross the network unencrypted; give its https:// address; the environment variable KIT_TOKEN "
+        "(c.CanvasPassback.token_env) is empty: set it to the LMS's API token, in the shell only, never in a file "
+        "of the course"
+    )
 
 
 def test_a_token_comes_from_the_environment_only(course, monkeypatch):
@@ -155,3 +164,42 @@ def test_a_key_in_a_folder_that_release_copies_is_refused(course):
     with pytest.raises(UsageError, match="which release or the student zip copies"):
         keys.jwks(course.root)
     assert not course.source.exists()
+
+
+def answered(status, reason, body):
+    response = requests.Response()
+    response.status_code, response.reason, response._content = status, reason, body.encode()
+    return response
+
+
+@pytest.mark.parametrize(
+    "response, said",
+    [
+        (  # Canvas, for a user who is not a student of the course
+            answered(
+                422,
+                "Unprocessable Entity",
+                json.dumps(
+                    {
+                        "errors": {
+                            "type": "unprocessable_entity",
+                            "message": "User not found in course or is not a student",
+                        }
+                    }
+                ),
+            ),
+            "422 Unprocessable Entity: User not found in course or is not a student",
+        ),
+        (  # Canvas, for an unpublished assignment
+            answered(
+                422,
+                "Unprocessable Entity",
+                json.dumps({"errors": [{"field": "grade", "message": "cannot be changed at this time"}]}),
+            ),
+            "422 Unprocessable Entity: cannot be changed at this time",
+        ),
+        (answered(400, "Incorrect score received", "[]"), "400 Incorrect score received"),  # Moodle, for the same
+    ],
+)
+def test_a_refused_score_shows_the_lms_own_words(response, said):
+    assert lti.answer(response) == said

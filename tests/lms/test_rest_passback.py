@@ -72,7 +72,11 @@ def course(template, tmp_path, monkeypatch):
 def test_rest_routes_share_the_plan_the_ledger_and_the_lists(course, capsys, monkeypatch, route, variable):
     monkeypatch.setenv(variable, TOKEN)
     out, refusal = run(capsys, "passback", f"--{route}", "--course", str(course))
-    assert refusal is None, refusal
+    assert refusal == 3, refusal
+    assert out.splitlines()[-1] == (
+        "python -m grader passback: 3 students not posted, for you to act on: 1 refused by the LMS, 1 not matched "
+        "to an LMS user, 1 with no final grade yet (listed above)"
+    )
     [client] = FakeLms.made
     assert client.given == (f"https://{route}.example.edu", TOKEN, "42")
     totals = gradebook_totals(course)
