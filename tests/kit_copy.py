@@ -22,9 +22,24 @@ def copy_kit(course, *names):
     return course
 
 
-def run(kit, *command):
+def copy_venv(target):
+    """This virtual environment at ``target``, as if the kit's checkout there had made it: Python finds its packages
+    there (``sys.prefix`` is ``target``). Its files are hard links to this one's, copies where they cannot be; its
+    scripts still start this environment's Python."""
+
+    def link(source, copy):
+        try:
+            os.link(source, copy)
+        except OSError:  # another file system
+            shutil.copy2(source, copy)
+
+    shutil.copytree(sys.prefix, target, symlinks=True, copy_function=link)
+    return target
+
+
+def run(kit, *command, python=sys.executable):
     """``python *command`` in the copy, with the copy first on the path; its output, once it succeeded."""
     env = {**os.environ, "PYTHONPATH": str(kit)}
-    done = subprocess.run([sys.executable, *command], cwd=kit, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run([python, *command], cwd=kit, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
     return done

@@ -10,7 +10,6 @@ from ..checks.wording import wrap
 from ..records import GRADED, ExerciseRecord, PartRecord
 from ..records.statuses import DISPUTED, JUDGED_INSIDE
 from .jobs import failure_reason
-from .machine_paths import scrub_outputs
 from .plain_tests import judged_inside_note
 
 
@@ -22,7 +21,7 @@ def ran_cell(cell, result, limits=None):
     """A cell the sandbox ran: its own outputs (nothing in them that would run in a browser), or an error saying
     why it has none (with the limit it hit, from the job's ``limits``)."""
     if result["status"] == "ok":
-        cell.outputs = scrub_outputs(safe_outputs([nbformat.from_dict(output) for output in result["outputs"]]))
+        cell.outputs = safe_outputs([nbformat.from_dict(output) for output in result["outputs"]])
         cell.execution_count = result["count"]
     else:
         reason = f"This cell {failure_reason(result['status'], limits)}."

@@ -12,7 +12,9 @@ from .. import records as record
 from ..course import Course
 from ..records.statuses import STATUSES
 from ..sandbox.worker import ISOLATION, shared_pool
+from ..tutor.hidden_tests import hidden_lines
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
+from .machine_paths import scrub_exercise, scrub_outputs
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
 from .tampering import restore_labels, tampering
 
@@ -115,6 +117,9 @@ class SandboxExecute(NbGraderPreprocessor):
                 ran_cell(cell, units[position], job["limits"])
                 if unit["kind"] in ("test", "judged"):
                     tests.append(test_record(cell, units[position], job["limits"]))
+        folders = (folder, course.root, *self.hidden_folders)  # the grading machine's, beside its Python and kit
+        for index in cells:
+            scrub_outputs(nb.cells[index].outputs, folders, hidden_lines(nb.cells[index]))
         status = result["status"]
         record.write(
             course,
@@ -127,7 +132,7 @@ class SandboxExecute(NbGraderPreprocessor):
                 seconds=round(time.monotonic() - started, 3),
                 isolation=result.get("isolation"),
                 tampered=nb.metadata.get(METADATA_KEY, {}).get("tampered", []),
-                exercises=tests,
+                exercises=[scrub_exercise(test, folders) for test in tests],
             ),
         )
         return nb, resources

@@ -9,10 +9,12 @@ before grades are published.
 
 import copy
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import nbformat
 
+from ..autograde.machine_paths import without_machine_paths
 from ..checks.notebook import sources_before
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id
@@ -81,6 +83,13 @@ def _test(number, notebook, cell, ran, words):
         )
     hidden, shown = _plain_outputs(ran)
     return Entry(name, number, score, cell.max_score, _join(note, shown), hidden)
+
+
+def without_machine_paths_in(entry, folders):
+    """The entry, its words without a path of the grading machine (``folders``: more of its folders)."""
+    clean = functools.partial(without_machine_paths, folders=folders)
+    visible = entry.visible_output
+    return dataclasses.replace(entry, output=clean(entry.output), visible_output=visible and clean(visible))
 
 
 def _visible(exercise):

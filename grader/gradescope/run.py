@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 
+from ..autograde.machine_paths import without_machine_paths
 from ..autograde.run import autograde
 from ..checks.cells import is_test_cell
 from ..checks.notebook import read
@@ -24,7 +25,7 @@ from ..records import GRADED
 from ..tutor.page import notebook_notes
 from . import prairielearn
 from . import results as gradescope_results
-from .graded_cells import notebook_tests, read_autograded
+from .graded_cells import notebook_tests, read_autograded, without_machine_paths_in
 from .layout import ROOT_VARIABLE, STUDENT, Layout
 from .submission import find
 
@@ -71,6 +72,9 @@ def grade(layout, writer, assignment=ASSIGNMENT):
         print(f"{graded.notebook}: {graded.status}; isolation: {graded.isolation}; tampered: {graded.tampered}")
         if graded.status not in (GRADED, "missing") or graded.tampered:  # missing: said by find()
             messages.append(f"<p><b>{graded.notebook}</b></p>{notebook_notes(graded)}")
+    folders = (layout.root, course.root)  # a last gate: what reaches the student names no folder of this machine
+    tests = [without_machine_paths_in(test, folders) for test in tests]
+    messages = [without_machine_paths(message, folders) for message in messages]
     return writer(tests, messages, time.monotonic() - started, extra)
 
 

@@ -11,10 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 from ..hidden_lines import hidden_test_lines
 
 
-def run_autograder(autograder, root, files):
+def run_autograder(autograder, root, files, python=sys.executable):
     """Lay the zip out as Gradescope does under ``root``, put ``files`` ({path: text, or a function of the
-    path and ``root`` that makes it}) in the submission folder, run run_autograder; return (results.json as a
-    dict, stdout)."""
+    path and ``root`` that makes it}) in the submission folder, run run_autograder with ``python``; return
+    (results.json as a dict, stdout)."""
     shutil.rmtree(root, ignore_errors=True)
     with zipfile.ZipFile(autograder) as archive:
         archive.extractall(root / "source")
@@ -37,7 +37,7 @@ def run_autograder(autograder, root, files):
         capture_output=True,
         text=True,
         timeout=900,
-        env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable},
+        env={**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": str(python)},
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return json.loads((root / "results" / "results.json").read_text()), done.stdout
