@@ -94,6 +94,18 @@ def close(got, expected, what, rtol=1e-5, atol=1e-6, diagnoses=()):
     )
 
 
+def queries_keys_swapped(got, swapped, expected, what, atol=1e-6):
+    """Refuse an answer that is ``swapped``, what making the queries with the key weights and the keys with the query
+    weights gives, saying so. The notebook's example scores are symmetric: only other weights show this mistake."""
+    if np.allclose(got, swapped, atol=atol) and not np.allclose(got, expected, atol=atol):
+        raise Mismatch(
+            f"{what} looks computed with the queries and the keys swapped: make the queries with the query weights "
+            "and the keys with the key weights. The notebook's example cannot show it, as its scores are symmetric.",
+            expected=show(expected),
+            got=show(got),
+        )
+
+
 def expect(kind, expected, what, dtype="floating", rtol=1e-5, atol=1e-6, diagnoses=()):
     """A judge: the answer is ``kind`` with ``expected``'s shape and values."""
     expected = np.asarray(expected)

@@ -167,6 +167,10 @@ def _context_shape():
     copies_scores = np.broadcast_to(STATE_SCORES, (2, 2, 3)).copy()
     copies_states = np.broadcast_to(HIDDEN_STATES, (2, 2, 3, 3)).copy()
     across_batch = np.broadcast_to(HIDDEN_STATES.astype(np.float64).sum(axis=0) / 2, (2, 2, 3))
+    # The scores [13, 9, 9] and the same scores plus 1000, each with the three encoder states: a softmax ignores
+    # the shift, so both context vectors are the example's, although one row of scores lies 1000 below the other.
+    far_scores = np.stack([STATE_SCORES, STATE_SCORES + 1000])
+    far_states = np.stack([HIDDEN_STATES, HIDDEN_STATES])
     return [
         Case(
             "the scores [13, 9, 9] and the three encoder states",
@@ -207,6 +211,19 @@ def _context_shape():
             "large scores [1000, 990, 1000]",
             averaged(large, HIDDEN_STATES, "context_vector on large scores", large=True),
             call(large, HIDDEN_STATES),
+        ),
+        Case(
+            "a batch of the scores [13, 9, 9] and [1013, 1009, 1009], each with the three encoder states",
+            averaged(
+                far_scores,
+                far_states,
+                "context_vector on the scores [13, 9, 9] and [1013, 1009, 1009] (adding 1000 to every score "
+                "changes no weight, so both context vectors are the example's)",
+                large=True,
+                expected=np.broadcast_to(STATE_CONTEXT, (2, 3)),
+            ),
+            call(far_scores, far_states),
+            batch=(2, 3),
         ),
     ]
 
@@ -755,6 +772,30 @@ WRONG_ANSWERS = (
             edit(
                 reference_cell("context_vector"),
                 ("F.softmax(scores, dim=-1)", "scores.exp() / scores.exp().sum(dim=-1, keepdim=True)"),
+            ),
+        ),
+        Wrong(
+            "softmax_scores",
+            "softmax_global_max",
+            edit(
+                reference_cell("softmax_scores"),
+                (
+                    "return F.softmax(scores, dim=-1)",
+                    "e = (scores - scores.max()).exp()  # one maximum for the whole tensor\n"
+                    "    return e / e.sum(dim=-1, keepdim=True)",
+                ),
+            ),
+        ),
+        Wrong(
+            "context_vector",
+            "context_global_max",
+            edit(
+                reference_cell("context_vector"),
+                (
+                    "weights = F.softmax(scores, dim=-1)  # (..., n)",
+                    "e = (scores - scores.max()).exp()  # one maximum for the whole batch\n"
+                    "    weights = e / e.sum(dim=-1, keepdim=True)",
+                ),
             ),
         ),
     ),

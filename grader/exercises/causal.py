@@ -14,7 +14,16 @@ from torch.nn import functional as F
 from .. import reference
 from ..checks import fixture
 from ..checks.cases import Case, Mismatch, Part, known_random_batches
-from ..checks.judges import array_of, close, diagnose, expect, finite, parameters_as_wanted, show
+from ..checks.judges import (
+    array_of,
+    close,
+    diagnose,
+    expect,
+    finite,
+    parameters_as_wanted,
+    queries_keys_swapped,
+    show,
+)
 from ..checks.misconceptions import Misconception
 from ..checks.plain import TensorArg, call
 from ..hidden import known
@@ -464,6 +473,27 @@ def _head_example_cases():
             diagnoses=[*first_and_last, ("masking_wrong", EXAMPLE_UNMASKED[[0, 2]])],
         )
 
+    # The example's scores are symmetric, so queries and keys swapped give its output all the same. With the key
+    # and value weights exchanged, the keys are the example's values and the values its keys: the scores
+    # queries @ values.T are not symmetric, and the swap transposes them.
+    exchanged = {**HEAD_WEIGHTS, "key.weight": HEAD_WEIGHTS["value.weight"], "value.weight": HEAD_WEIGHTS["key.weight"]}
+    queries, keys, values = (a.astype(np.float64) for a in (fixture.QUERIES, fixture.KEYS, fixture.VALUES))
+
+    def first_and_last(scores):
+        """Positions 0 and 2 of the output with these weights, from its scores before the scaling: position 0 sees
+        only itself, the last position every token."""
+        last = torch.softmax(torch.from_numpy(scores[2] * 3**-0.5), dim=-1).numpy() @ keys
+        return np.stack([keys[0], last])
+
+    def exchanged_example(outcome):
+        check_head_layout(outcome, 4, 3)
+        label = f"{what}, its key and value weights exchanged, on the example x"
+        got = array_of(outcome, "Tensor", (1, 3, 3), "floating", label)[0, [0, 2]]
+        label = f"positions 0 and 2 of {label} (position 0 sees only itself, the last position every token)"
+        expected = first_and_last(queries @ values.T)
+        queries_keys_swapped(got, first_and_last(values @ queries.T), expected, label, atol=PRINTED_ATOL)
+        close(got, expected, label, atol=PRINTED_ATOL)
+
     # The example, and the example with its last token replaced: positions 0 and 1 must not change.
     changed = np.stack([fixture.X, fixture.X])
     changed[1, 2] = [3.0, -1.0, 2.0, 0.0]
@@ -492,6 +522,12 @@ def _head_example_cases():
             "the notebook's example weights loaded, x = the notebook's example",
             example,
             head_params(HEAD_WEIGHTS, (x, x, x), 4, 3),
+            probe="module",
+        ),
+        Case(
+            "the notebook's example weights with the key and value weights exchanged, x = the notebook's example",
+            exchanged_example,
+            head_params(exchanged, (x, x, x), 4, 3),
             probe="module",
         ),
         Case(
@@ -588,7 +624,7 @@ def _attention_diagnoses(q, k, v, causal, scale, other_scales=()):
     if raw.ndim > 2:
         dim = _softmax_implicit_dim(raw.ndim)
         found.append(("softmax_implicit_dim", (F.softmax(masked(raw * scale), dim=dim) @ v).numpy()))
-    return found
+    return [(key, wrong) for key, wrong in found if np.isfinite(wrong).all()]  # nan would match any answer's nan
 
 
 # ---- the running mean: loop, matmul, softmax ----
@@ -830,6 +866,7 @@ def _head_causality():
     changed[:, t0:] = random_array(rng, B, T - t0, E) * 3
     before = _head_reference(state, (x, x, x), E, hs)[:, :t0]
     diagnoses = [(key, wrong[:, :t0]) for key, wrong in _head_diagnoses(state, (changed,) * 3, E, hs)]
+    diagnoses.append(("softmax_unstable", lambda got: not np.isfinite(got).all()))  # tokens 3 times larger
 
     def judge(outcome):
         check_head_layout(outcome, E, hs)
@@ -1013,8 +1050,43 @@ def causal_average_softmax(x):
                 ),
             ),
         ),
+        Wrong(
+            "scaled_dot_product_attention",
+            "sdpa_global_max",
+            edit(
+                SDPA,
+                (
+                    "return F.softmax(scores, dim=-1) @ v",
+                    "e = (scores - scores.max()).exp()  # one maximum for the whole tensor\n"
+                    "    return e / e.sum(-1, keepdim=True) @ v",
+                ),
+            ),
+        ),
+        Wrong(
+            "Head",
+            "head_global_max",
+            edit(
+                HEAD,
+                (
+                    "weights = self.dropout(F.softmax(scores, dim=-1))",
+                    "e = (scores - scores.max()).exp()  # one maximum for the whole batch\n"
+                    "        weights = self.dropout(e / e.sum(-1, keepdim=True))",
+                ),
+            ),
+        ),
     ),
     # Mistakes that no misconception of the catalogue names.
+    Wrong(
+        "Head",
+        "head_queries_from_key_weights",
+        edit(
+            HEAD,
+            (
+                "q, k, v = self.query(query), self.key(key), self.value(value)",
+                "q, k, v = self.key(query), self.query(key), self.value(value)",
+            ),
+        ),
+    ),
     Wrong("causal_average_loop", "loop_hard_coded", "def causal_average_loop(x):\n" + RUNNING_MEANS),
     Wrong(
         "causal_average_loop",

@@ -403,6 +403,19 @@ WRONG_ANSWERS = (
                 ),
             ),
         ),
+        Wrong(
+            "MultiHeadAttention",
+            "GlobalMaxSoftmax",
+            edit(
+                MULTI_HEAD,
+                (
+                    'att = F.dropout(att.masked_fill(masked, float("-inf")).softmax(-1), self.p',
+                    'att = att.masked_fill(masked, float("-inf"))\n'
+                    "        e = (att - att.max()).exp()  # one maximum for every batch entry and head\n"
+                    "        att = F.dropout(e / e.sum(-1, keepdim=True), self.p",
+                ),
+            ),
+        ),
     ),
     # Mistakes that no misconception of the catalogue names.
     Wrong(
@@ -427,6 +440,7 @@ WRONG_ANSWERS = (
             ),
         ),
     ),
+    Wrong("MultiHeadAttention", "SplitsKeysFirst", edit(MULTI_HEAD, ("q, k, v = F.linear", "k, q, v = F.linear"))),
     Wrong("MultiHeadAttention", "DropoutInEvalMode", edit(MULTI_HEAD, ("training=self.training", "training=True"))),
     Wrong(
         "MultiHeadAttention",

@@ -36,10 +36,13 @@ MISCONCEPTIONS = (
     ),
     Misconception(
         "softmax_unstable",
-        "softmax without subtracting the max: nan for large inputs",
-        "Your softmax overflows for large inputs (nan or inf). Subtract the maximum of each row "
-        "before exp: softmax(x) = softmax(x - max(x)), and exp of a non-positive number cannot overflow.",
-        "Did not subtract each row's maximum before exp, so the softmax gives nan or inf for large inputs.",
+        "softmax without subtracting each row's max: nan for large inputs",
+        "Your softmax gives nan or inf for large inputs. Without a maximum subtracted, exp overflows; with one "
+        "maximum for the whole array, a row far below it becomes exp(...) = 0 everywhere, and 0 / 0 is nan. "
+        "Subtract the maximum of each row, along the softmax's axis, before exp: softmax(x) = softmax(x - max(x)), "
+        "and exp of a non-positive number cannot overflow.",
+        "Did not subtract each row's maximum before exp (no maximum, or one for the whole array), so the softmax "
+        "gives nan or inf for large inputs.",
     ),
 )
 
@@ -108,6 +111,11 @@ def numpy_only(outcome):
 
 
 RNG = np.random.default_rng(31)
+# The notebook's example scores with 1000 added to the last row (exact in float32): a softmax ignores the shift,
+# so its weights are the example's. Every score of the other rows lies 1000 below the largest score.
+FAR_APART = fixture.SCORES + np.array([[0.0], [0.0], [1000.0]], dtype=np.float32)
+# The notebook's example queries, the last one times 1000: its scores reach about 6900, those of the others 10.
+LAST_QUERY_LARGE = fixture.QUERIES * np.array([[1.0], [1.0], [1000.0]], dtype=np.float32)
 
 
 def _softmax_shape():
@@ -141,6 +149,11 @@ def _softmax_shape():
             "large inputs [1000., 1000.]",
             rows((2,), large=True),
             numpy_call(np.array([1000.0, 1000.0], dtype=np.float32)),
+        ),
+        Case(
+            "the notebook's example scores with 1000 added to the last row: rows far apart",
+            rows((3, 3), large=True),
+            numpy_call(FAR_APART),
         ),
     ]
 
@@ -203,6 +216,14 @@ def _product_cases(name, with_values):
         ("2 queries and 4 keys of dimension 5", wide, {}, (2, 3 if with_values else 4), False, False),
         ("a batch: Q (2, 3, 4), K (2, 5, 4)", batch, {}, (2, 3, 2 if with_values else 5), True, False),
         ("large scores: the notebook's example Q and K times 10", (q * 10, k * 10, v), {}, (3, 3), False, True),
+        (
+            "large scores: the notebook's example with the last query times 1000, rows of scores far apart",
+            (LAST_QUERY_LARGE, k, v),
+            {},
+            (3, 3),
+            False,
+            True,
+        ),
     ]:
         if large and not with_values:
             continue
@@ -658,6 +679,16 @@ WRONG_ANSWERS = (
             "attention",
             "attention_unstable",
             edit(ATTENTION, ("np.exp(scores - scores.max(axis=-1, keepdims=True))", "np.exp(scores)")),
+        ),
+        Wrong(
+            "softmax",
+            "softmax_global_max",
+            edit(reference_cell("softmax"), ("np.max(x, axis=axis, keepdims=True)", "np.max(x)")),
+        ),
+        Wrong(
+            "attention",
+            "attention_global_max",
+            edit(ATTENTION, ("scores.max(axis=-1, keepdims=True)", "scores.max()")),
         ),
     ),
     # Mistakes that no misconception of the catalogue names.

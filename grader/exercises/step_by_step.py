@@ -11,7 +11,7 @@ import torch
 from .. import reference
 from ..checks import fixture
 from ..checks.cases import Case, Mismatch, Part, known_random_batches
-from ..checks.judges import array_of, close, diagnose, finite, read_source, show
+from ..checks.judges import array_of, close, diagnose, finite, queries_keys_swapped, read_source, show
 from ..checks.misconceptions import Misconception
 from ..checks.plain import TensorArg, call, numpy_call
 from ..hidden import known
@@ -251,7 +251,25 @@ def _attention_visible():
             close(got, expected, what, atol=PRINTED_ATOL, diagnoses=diagnoses)
 
         cases.append(Case(label, judge, call(*args), batch=(2, 3, 4) if is_batch else None))
-    return cases
+    return [*cases, _exchanged_weights()]
+
+
+def _exchanged_weights():
+    """The example's scores are symmetric, so queries and keys swapped give its output all the same. With the key and
+    value weights exchanged, the keys are the example's values and the values its keys: the scores queries @ values.T
+    are not symmetric, and the swap transposes them."""
+    queries, keys, values = (a.astype(np.float64) for a in (fixture.QUERIES, fixture.KEYS, fixture.VALUES))
+    expected = _softmax_of_rows(queries @ values.T) @ keys
+    swapped = _softmax_of_rows(values @ queries.T) @ keys
+    label = "the notebook's example x and w_query, with w_key and w_value exchanged"
+
+    def judge(outcome):
+        what = f"self_attention(x, w_query, w_key, w_value) on {label}"
+        got = array_of(outcome, "Tensor", (3, 3), "floating", what)
+        queries_keys_swapped(got, swapped, expected, what, atol=PRINTED_ATOL)
+        close(got, expected, what, atol=PRINTED_ATOL)
+
+    return Case(label, judge, call(fixture.X, fixture.W_QUERY, fixture.W_VALUE, fixture.W_KEY))
 
 
 def heatmap_axes(outcome, what, not_shown=True):
@@ -815,8 +833,39 @@ WRONG_ANSWERS = (
                 ),
             ),
         ),
+        Wrong(
+            "attention_weights",
+            "weights_global_max",
+            edit(
+                reference_cell("attention_weights"),
+                (
+                    "return torch.softmax(scores, dim=-1)",
+                    "e = torch.exp(scores - scores.max())  # one maximum for the whole tensor\n"
+                    "    return e / e.sum(-1, keepdim=True)",
+                ),
+            ),
+        ),
+        Wrong(
+            "self_attention",
+            "attention_global_max",
+            edit(
+                SELF_ATTENTION,
+                (
+                    "return torch.softmax(scores, dim=-1) @ values",
+                    "e = torch.exp(scores - scores.max())  # one maximum for the whole tensor\n"
+                    "    return e / e.sum(-1, keepdim=True) @ values",
+                ),
+            ),
+        ),
     ),
     # Mistakes that no misconception of the catalogue names.
+    Wrong(
+        "self_attention",
+        "attention_queries_from_w_key",
+        edit(
+            SELF_ATTENTION, ("queries = x @ w_query", "queries = x @ w_key"), ("keys = x @ w_key", "keys = x @ w_query")
+        ),
+    ),
     Wrong(
         "attention_weights",
         "weights_hard_coded",

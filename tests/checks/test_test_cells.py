@@ -156,7 +156,8 @@ def test_the_most_common_mistake_is_the_one_named():
 
 
 def attention_keys_for_queries(x, w_query, w_key, w_value):
-    """Queries and keys swapped: right on the notebook's example, whose scores are symmetric, wrong on new inputs."""
+    """Queries and keys swapped: right on the notebook's example, whose scores are symmetric, wrong with other
+    weights."""
     import torch
 
     scores = (x @ w_key) @ (x @ w_query).transpose(-2, -1)
@@ -167,9 +168,10 @@ def test_an_honest_mistake_on_new_inputs_names_the_mistake_not_fixed_numbers():
     text = " ".join(autograded_cell("self_attention", attention_on_own_softmax).outputs[0].text.split())
     assert "visible checks 0/1 passed" in text  # the notebook's example output shows it (it passed them before)
     assert "fixed numbers" not in text and "Likely mistake: Your weights sum to 1 down each column" in text
-    unseen = " ".join(autograded_cell("self_attention", attention_keys_for_queries).outputs[0].text.split())
-    assert "visible checks 1/1 passed" in unseen and "it is wrong on new inputs" in unseen
-    assert "fixed numbers" not in unseen
+    swapped = " ".join(autograded_cell("self_attention", attention_keys_for_queries).outputs[0].text.split())
+    assert "visible checks 0/1 passed" in swapped  # the example with other weights shows it (it passed them before)
+    assert "it is wrong on new inputs" in swapped and "looks computed with the queries and the keys swapped" in swapped
+    assert "fixed numbers" not in swapped
 
 
 def test_a_hard_coded_answer_is_still_called_one():

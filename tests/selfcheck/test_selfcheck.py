@@ -7,8 +7,10 @@ import sys
 import nbformat
 import pytest
 
+from grader.checks.misconceptions import MISCONCEPTIONS
 from grader.checks.registry import notebooks
 from grader.demo.fill import fill, reference_answers
+from grader.demo.mistakes import WRONG_ANSWERS
 
 from ..conftest import EXERCISES, ROOT, SOLUTIONS
 from ..course_builder import visible_checks, worth
@@ -66,6 +68,24 @@ def test_one_wrong_exercise_fails_alone(tmp_path):
     assert run.returncode == 1
     assert f"1 failed, {visible_checks(notebook)[0] - 1} passed" in run.stdout
     assert "wrong shape" in run.stdout
+
+
+def test_numpy_mistakes_once_found_only_at_grading_fail_the_self_check_and_say_why(tmp_path):
+    """A softmax that subtracts the maximum of the whole array, an attention whose exp overflows and a qkv that
+    returns the keys first: each fails the student's own check on the notebook's example, and says why."""
+    notebook = "03_attention_in_numpy.ipynb"
+    mistakes = {"softmax": "softmax_global_max", "attention": "attention_unstable", "qkv": "qkv_wrong_order"}
+    answers = reference_answers(nbformat.read(SOLUTIONS / notebook, as_version=4))
+    for m in WRONG_ANSWERS:
+        if mistakes.get(m.exercise) == m.wrong.name:
+            answers[m.exercise] = m.wrong.code
+    nbformat.write(fill(nbformat.read(EXERCISES / notebook, as_version=4), answers), tmp_path / notebook)
+    run = self_check(tmp_path / notebook)
+    said = " ".join(run.stdout.split())
+    assert run.returncode == 1
+    assert f"3 failed, {visible_checks(notebook)[0] - 3} passed" in run.stdout
+    assert said.count(f"Likely mistake: {MISCONCEPTIONS['softmax_unstable'].explanation}") == 2
+    assert "returns the right arrays in the wrong order. expected: (queries, keys, values) got: (keys," in said
 
 
 def test_each_exercise_is_checked_where_its_test_cell_stands(tmp_path):
