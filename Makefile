@@ -16,11 +16,15 @@ venv: $(STAMP)
 UV := .cache/uv/bin/uv
 UV_INSTALL := $(PYTHON) tools/uv.py --python $(PY)
 
-$(STAMP): requirements.txt requirements-test.txt pyproject.toml | $(UV)
+# Last, the kit's Jupyter server extension (grader/formgrader: formgrader's Manage Submissions in the kit's words) is
+# enabled in .venv by its file in jupyter_server_config.d, as an installed package enables its own.
+EXTENSION := grader/formgrader/jupyter_server_config.json
+$(STAMP): requirements.txt requirements-test.txt pyproject.toml $(EXTENSION) | $(UV)
 	$(PYTHON) -m venv $(VENV)
 	$(UV_INSTALL) --compile-bytecode -r requirements.txt
 	$(UV_INSTALL) --compile-bytecode --no-deps -r requirements-test.txt
 	$(UV_INSTALL) --no-deps --no-build-isolation -e .
+	install -D -m 644 $(EXTENSION) $(VENV)/etc/jupyter/jupyter_server_config.d/attention_kit.json
 	touch $(STAMP)
 
 $(UV): requirements-uv.txt

@@ -1,5 +1,6 @@
-"""A throw-away Jupyter server for the tests: ``jupyter server`` with nbgrader's extensions (formgrader), on a
-private port of 127.0.0.1, token auth, its root the course; started in its own session and always stopped."""
+"""A throw-away Jupyter server for the tests: ``jupyter server`` with the extensions the kit's environment enables
+(nbgrader's formgrader, and the kit's grader.formgrader), on a private port of 127.0.0.1, token auth, its root the
+course; started in its own session and always stopped."""
 
 import contextlib
 import dataclasses

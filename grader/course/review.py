@@ -1,9 +1,10 @@
 """The grade table's notes: what a person must do about each student's notebooks, in the words of the table of
 statuses (grader.records.statuses).
 
-A score that is not real stays 0 in nbgrader's gradebook until a person acts: they regrade the
-submission (``python -m grader autograde --force``) or give a manual grade in formgrader, which
-overrides it.
+A score that is not real stays 0 in nbgrader's gradebook until a person acts: they grade the notebook again
+(``python -m grader regrade --student <id> --notebook <notebook>``) or give a manual grade in formgrader, which
+overrides it. Which notebooks were not handed in, and which the student changed, is read here from the grades for
+the grade table, the class report and formgrader's list of submissions alike.
 """
 
 import html
@@ -36,6 +37,29 @@ def changed(tampered):
     return words
 
 
+def not_handed_in(grades):
+    """{student: [notebook file name, ...]} of every notebook not handed in, a student who handed in nothing's too."""
+    return _notebooks_where(grades, lambda notebook: notebook.status == "missing")
+
+
+def changed_by_student(grades):
+    """{student: [notebook file name, ...]} of the notebooks whose nbgrader cells the student changed."""
+    return _notebooks_where(grades, lambda notebook: bool(notebook.tampered))
+
+
+def _notebooks_where(grades, found):
+    notebooks = {}
+    for notebook in grades:
+        if found(notebook):
+            notebooks.setdefault(notebook.student, []).append(notebook.notebook)
+    return notebooks
+
+
+def short_name(notebook):
+    """A notebook as the grade table's notes name it: '01' for 01_attention_basics.ipynb."""
+    return notebook.split("_")[0]
+
+
 def notes(grades):
     """One line per student and notebook that needs a person: 'diego 01: timed out, regrade or grade by hand', and
     how late it was handed in, if late ('...; late by 2 hours 5 minutes'). A student who handed in nothing gets one
@@ -50,7 +74,7 @@ def notes(grades):
             continue
         for notebook in notebooks:
             if what := to_do(notebook):
-                lines.append(f"{student} {notebook.notebook.split('_')[0]}: {what}{lateness(notebook)}")
+                lines.append(f"{student} {short_name(notebook.notebook)}: {what}{lateness(notebook)}")
     return lines
 
 

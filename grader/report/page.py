@@ -13,9 +13,10 @@ ENVIRONMENT = jinja2.Environment(
 )
 
 
-def render(assignment, stats, figures, similarity=None):
-    """The page of ``stats`` and ``figures`` ({file name: alt text}), linking ``similarity`` (the similarity page's
-    file name) when there is one; every value from the course (student ids, names, words) is escaped."""
+def render(assignment, stats, figures, directions, similarity=None):
+    """The page of ``stats`` and ``figures`` ({file name: alt text}), its commands and formgrader's pages by
+    ``directions``, linking ``similarity`` (the similarity page's file name) when there is one; every value from the
+    course (student ids, names, words) is escaped."""
     hardest = stats.hardest
     notebooks = {}
     for exercise in stats.exercises:
@@ -25,6 +26,7 @@ def render(assignment, stats, figures, similarity=None):
         stats=stats,
         figures=figures,
         similarity=similarity,
+        directions=directions,
         hardest=hardest and (exercise_label(hardest, stats.titles), hardest),
         notebooks=[
             (notebook_title(nb, stats.titles) if nb else "", [(exercise_label(e), e) for e in found])

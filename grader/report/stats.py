@@ -3,7 +3,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..course.review import to_do
+from ..course.review import not_handed_in, to_do
 
 
 @dataclass
@@ -46,6 +46,7 @@ class ClassStats:
     handed_in_nothing: list = field(default_factory=list)  # students with no notebook handed in: not real zeros
     titles: dict = field(default_factory=dict)  # notebook file name: its title, to name exercises by notebook
     late: list = field(default_factory=list)  # Late: each notebook handed in after the due date, penalty or not
+    not_handed_in: dict = field(default_factory=dict)  # student: [notebook, ...] not handed in, as the grade table
 
     @property
     def hardest(self):
@@ -85,6 +86,7 @@ def class_stats(grades, titles=None):
         sorted(set(totals) - handed_in),
         titles or {},
         [Late(n.student, n.notebook, n.late_by or "") for n in grades if n.status != "missing" and n.late],
+        dict(sorted(not_handed_in(grades).items())),
     )
 
 

@@ -2,13 +2,19 @@
 
 import html
 import re
+import shlex
 
 import bs4
 import pytest
 
 from grader.checks.misconceptions import MISCONCEPTIONS
+from grader.cli import parser
+from grader.cli.errors import UsageError
+from grader.course import Course
 from grader.course.grades import CellGrade, NotebookGrade
+from grader.course.review import notes
 from grader.records import ExerciseRecord, PartRecord
+from grader.records.statuses import STATUSES
 from grader.report import write_report
 from grader.report.stats import class_stats
 from grader.report.words import title
@@ -185,13 +191,80 @@ def test_a_student_id_with_markup_shows_as_text(tmp_path):
     assert all(student in html.unescape(text) for student in ids)  # shown, as text
 
 
-def test_the_report_names_each_notebook_that_needs_a_person_with_what_to_do_and_a_link(tmp_path):
+def test_the_report_names_each_notebook_that_needs_a_person_with_what_to_do(tmp_path):
     """Not a count that sends the instructor back to autograde's output, which is gone by then."""
-    from grader.records.statuses import STATUSES
-
     soup = soup_of(write_report(class_stats(GRADES), "self_attention", tmp_path))
-    assert rows_of(soup, "needs") == [["carol", BASICS, STATUSES["crashed"].to_do, "carol's notebooks"]]
-    assert soup.find("table", class_="needs").find("a")["href"] == "/formgrader/manage_students/carol/self_attention"
+    assert [row[:3] for row in rows_of(soup, "needs")] == [["carol", BASICS, STATUSES["crashed"].to_do]]
+
+
+def test_the_advice_is_the_whole_regrade_command_of_that_one_notebook(tmp_path):
+    """Not ``autograde --force``, which grades the whole class: every argument spelled out and quoted for the shell,
+    an id with a space and a quote, and a course folder with a space, included."""
+    odd, course = "o'neil  x", tmp_path / "a course"
+    grades = GRADES + [notebook(odd, [cell("attention_scores", None, 3, "timeout")], status="timeout")]
+    assert "--force" not in write_report(class_stats(grades), "self_attention", tmp_path / "here").read_text()
+    from grader.report.directions import Directions
+
+    page = write_report(
+        class_stats(grades), "self_attention", tmp_path / "out", Directions("self_attention", str(course))
+    )
+    commands = [tr.find("code").get_text() for tr in soup_of(page).find("table", class_="needs").find_all("tr")[1:]]
+    given = [vars(parser().parse_args(shlex.split(command.removeprefix("python -m grader ")))) for command in commands]
+    assert [(g["verb"], g["course"], g["assignment"], g["students"], g["notebooks"]) for g in given] == [
+        ("regrade", str(course), "self_attention", [student], [BASICS]) for student in ("carol", odd)
+    ]
+    assert all(command.startswith("python -m grader regrade ") for command in commands)
+
+
+def test_the_report_lists_every_notebook_not_handed_in_as_the_grade_table_notes_them(tmp_path):
+    """Erin handed in nothing, Alice not notebook 02: each notebook is listed, not only the students with none."""
+    other = "02_self_attention_step_by_step.ipynb"
+    missing = [
+        NotebookGrade(student, name, "missing", None, 0, 3, cells=[cell("attention_scores", None, 3, "missing")])
+        for student, name in (("alice", other), ("erin", BASICS), ("erin", other))
+    ]
+    grades = GRADES + missing
+    listed = {
+        (row[0], name)
+        for row in rows_of(soup_of(write_report(class_stats(grades), "self_attention", tmp_path)), "missing")
+        for name in row[1].split(", ")
+    }
+    noted = set()
+    for line in notes(grades):  # "alice 02: not handed in", "erin: handed in nothing"
+        if line.endswith(": handed in nothing"):
+            noted |= {(line.split(":")[0], n.notebook) for n in grades if n.student == line.split(":")[0]}
+        elif line.endswith(": not handed in"):
+            student, number = line.removesuffix(": not handed in").split()
+            noted |= {(student, n.notebook) for n in grades if n.notebook.startswith(f"{number}_")}
+    assert listed == noted == {(n.student, n.notebook) for n in missing}
+
+
+def test_links_into_formgrader_start_with_its_address_else_the_report_names_the_page(tmp_path):
+    """The page is a file: a link relative to it, or to a server's root, leads nowhere."""
+    plain = soup_of(write_report(class_stats(GRADES), "self_attention", tmp_path / "b"))
+    assert [a["href"] for a in plain.find_all("a")] == []  # no similarity page yet, no formgrader address
+    assert rows_of(plain, "needs")[0][4] == "Manage Students › carol › self_attention"
+    assert "c.ClassReport.formgrader_url" in words(plain)
+    from grader.report.directions import Directions
+
+    url = "https://hub.example.edu/user/ta/formgrader"
+    linked = soup_of(
+        write_report(
+            class_stats(GRADES), "self_attention", tmp_path / "a", Directions("self_attention", formgrader_url=url)
+        )
+    )
+    assert linked.find("table", class_="needs").find("a")["href"] == f"{url}/manage_students/carol/self_attention"
+
+
+def test_formgraders_address_is_the_courses_setting_and_only_a_web_address(tmp_path):
+    from grader.report.directions import Directions
+
+    config = tmp_path / "nbgrader_config.py"
+    config.write_text('c = get_config()\nc.ClassReport.formgrader_url = "http://localhost:8888/formgrader/"\n')
+    assert Directions.of(Course.at(tmp_path)).formgrader_url == "http://localhost:8888/formgrader"
+    config.write_text('c = get_config()\nc.ClassReport.formgrader_url = "javascript:alert(1)//"\n')
+    with pytest.raises(UsageError, match="formgrader_url"):
+        Directions.of(Course.at(tmp_path))
 
 
 def test_the_report_lists_late_notebooks_with_or_without_a_penalty(tmp_path):
