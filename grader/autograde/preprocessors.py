@@ -9,12 +9,12 @@ from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 from traitlets import Float, Integer, List, Unicode
 
 from .. import records as record
+from ..boundary.machine_paths import scrub_exercise, scrub_outputs
 from ..course import Course
 from ..records.statuses import STATUSES
 from ..sandbox.worker import ISOLATION, shared_pool
 from ..tutor.hidden_tests import hidden_lines
 from .jobs import DEFAULT_LIMITS, build_job, judge_exercise
-from .machine_paths import scrub_exercise, scrub_outputs
 from .outputs import exercise_record, kit_cell, ran_cell, test_record
 from .tampering import restore_labels, tampering
 

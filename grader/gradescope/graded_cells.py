@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import nbformat
 
-from ..autograde.machine_paths import without_machine_paths
+from ..boundary.machine_paths import without_machine_paths
 from ..checks.notebook import sources_before
 from ..checks.policy import source_outcome
 from ..checks.registry import exercise_of_grade_id

@@ -14,8 +14,8 @@ import sys
 import time
 import traceback
 
-from ..autograde.machine_paths import without_machine_paths
 from ..autograde.run import autograde
+from ..boundary.machine_paths import without_machine_paths
 from ..checks.cells import is_test_cell
 from ..checks.notebook import read
 from ..course import Course

@@ -13,7 +13,7 @@ import traceback
 import nbformat
 import pytest
 
-from grader.autograde.machine_paths import scrub_exercise, scrub_outputs, without_machine_paths
+from grader.boundary.machine_paths import scrub_exercise, scrub_outputs, without_machine_paths
 from grader.boundary.student_safe import KIT_ROOT
 from grader.records import ExerciseRecord, PartRecord
 from grader.sandbox.levels import SCRATCH_PREFIX, WORKING_FOLDER

@@ -17,10 +17,10 @@ import sys
 import sysconfig
 from pathlib import PurePosixPath
 
-from ..boundary.student_safe import kit_copies
 from ..sandbox.levels import SCRATCH_PREFIX, WORKING_FOLDER
 from ..sandbox.pool import WORKER_FOLDER
 from ..tutor.hidden_tests import ANSI, leaks
+from .student_safe import kit_copies
 
 PATH_CHAR, IN_PATH = r"[\w.~+@%-]", r"[\w.~+@%/-]"  # a folder's name, a path
 START = rf"(?:(?<!{IN_PATH})|(?<=file://))"  # not inside a longer path
