@@ -14,18 +14,25 @@ CHROMIUM = "/usr/bin/chromium"  # axe.mjs launches this one: playwright-core dow
 def violations(*pages, timeout=300):
     """{page: [violation]} for each page (a path or an http URL); a violation is axe's rule ``id``, ``impact``,
     ``help`` and its ``nodes`` (each element's ``target`` selector, ``html`` and ``why``), shortened."""
+    urls = {_url(page): page for page in pages}
+    found = run_page_script(AXE, "axe-core", "check the pages with axe-core", *urls, timeout=timeout)
+    return {urls[page["url"]]: page["violations"] for page in found}
+
+
+def run_page_script(script, package, what, *arguments, timeout):
+    """What ``script`` (a Node script of tests/pages_js that drives Chromium with playwright-core and ``package``)
+    prints as JSON for ``arguments``; a missing tool or a failed run is said in words."""
     for needed, how in (
         (NODE, "apt-get install nodejs"),
         (CHROMIUM, "apt-get install chromium"),
-        (AXE.parent / "node_modules" / "axe-core", "npm ci --prefix tests/pages_js"),
+        (script.parent / "node_modules" / package, "npm ci --prefix tests/pages_js"),
     ):
         if not pathlib.Path(needed).exists():
-            raise RuntimeError(f"{needed} is needed to check pages with axe-core: `make test` installs it ({how})")
-    urls = {_url(page): page for page in pages}
-    done = subprocess.run([NODE, str(AXE), *urls], capture_output=True, text=True, timeout=timeout)
+            raise RuntimeError(f"{needed} is needed to {what}: `make test` installs it ({how})")
+    done = subprocess.run([NODE, str(script), *arguments], capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
-        raise RuntimeError(f"axe-core could not check the pages (exit {done.returncode}):\n{done.stderr[-3000:]}")
-    return {urls[found["url"]]: found["violations"] for found in json.loads(done.stdout)}
+        raise RuntimeError(f"Chromium could not {what} (exit {done.returncode}):\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
 
 
 def readable(found):
