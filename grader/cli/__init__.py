@@ -200,7 +200,9 @@ VERBS = {
                 {
                     "action": "store_const",
                     "const": True,
-                    "help": "apply the new scores (without it: asked in a terminal, else only shown)",
+                    "help": "apply the new scores: those of the last preview of the same notebooks, not graded "
+                    "again unless something it depends on changed since (without it: asked in a terminal, "
+                    "else only shown)",
                 },
             ),
             ("--allow-lower", {"action": "store_true", "help": "apply even when a grade goes down"}),
@@ -280,9 +282,11 @@ VERBS = {
 
 
 def grades_here(arguments):
-    """Whether the command grades notebooks on this machine: autograde (but on Dask), regrade (but its undo)."""
+    """Whether the command grades notebooks on this machine: autograde (but on Dask), regrade (but its undo, and
+    its --apply, which applies a preview made before unless something changed since)."""
     verb = arguments["verb"]
-    return verb == "autograde" and not arguments["dask"] or verb == "regrade" and not arguments["undo"]
+    regrades = verb == "regrade" and not (arguments["undo"] or arguments["apply"])
+    return verb == "autograde" and not arguments["dask"] or regrades
 
 
 def parser():
