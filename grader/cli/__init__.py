@@ -244,17 +244,17 @@ VERBS = {
         [("--new", {"action": "store_true", "help": "replace the key pair (register the new public key)"})],
     ),
     "similarity": (
-        "write a page of the answers that are similar between students, the released starter code "
-        "left out: ranked pairs side by side, matches marked, a histogram (nothing is run)",
+        "write a page of the pairs of students whose answers share code that is rare in the class, the released "
+        "starter code left out: the pairs beyond chance flagged, their rare code side by side (nothing is run)",
         [
             ("--out", {"help": "the folder (default reports/<assignment>/, beside the class report)"}),
             (
-                "--threshold",
+                "--chance",
                 {
                     "type": float,
-                    "default": 0.5,
-                    "help": "list pairs whose answers to an "
-                    "exercise share this much of their fingerprints or more (default 0.5)",
+                    "default": 0.1,
+                    "help": "flag a pair when at most this share of classes made by shuffling the answers of each "
+                    "exercise between the students have any pair that scores as high (default 0.1)",
                 },
             ),
         ],

@@ -1,5 +1,6 @@
-"""``similarity``: which students' answer cells are similar, the released starter code left out, as a page
-beside the class report (``reports/<assignment>/similarity.html``). Nothing a student wrote is run."""
+"""``similarity``: which pairs of students share answers that are rare in their class, the released starter code
+left out, as a page beside the class report (``reports/<assignment>/similarity.html``). Nothing a student wrote
+is run."""
 
 import pathlib
 
@@ -7,15 +8,16 @@ from ..cli.errors import UsageError
 from ..course import SIMILARITY_PAGE, Course
 from ..course.titles import short_titles
 from .answers import class_answers
-from .comparison import THRESHOLD, compare
+from .comparison import compare
 from .page import render
+from .shuffles import LEVEL
 
 
-def similarity(course=".", assignment="self_attention", out=None, threshold=THRESHOLD):
-    """Compare every pair of students' answers and write the page to ``out`` (default
-    ``<course>/reports/<assignment>/``); return the page."""
-    if not 0 < threshold <= 1:
-        raise UsageError(f"--threshold {threshold}: give a share of fingerprints in common, above 0 and at most 1")
+def similarity(course=".", assignment="self_attention", out=None, chance=LEVEL):
+    """Compare every pair of students' answers, flag the pairs whose score a share ``chance`` or less of shuffled
+    classes reach, and write the page to ``out`` (default ``<course>/reports/<assignment>/``); return the page."""
+    if not 0 < chance < 1:
+        raise UsageError(f"--chance {chance}: give a share of shuffled classes above 0 and below 1, such as 0.1")
     course = Course.at(course, assignment)
     if not any(course.release.glob("*.ipynb")):
         raise UsageError(f"no notebook of {course.assignment} in {course.release}; run python -m grader release first")
@@ -32,7 +34,7 @@ def similarity(course=".", assignment="self_attention", out=None, threshold=THRE
     page.write_text(
         render(
             course.assignment,
-            compare(answers, threshold),
+            compare(answers, chance),
             answers,
             short_titles(course.released_notebooks()),
             report.name if report.is_file() else None,

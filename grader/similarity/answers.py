@@ -8,7 +8,7 @@ An answer is the source of an nbgrader solution cell (``metadata.nbgrader.soluti
 import dataclasses
 import re
 
-from ..checks.cells import nbgrader_metadata
+from ..checks.cells import definition, nbgrader_metadata
 from ..checks.notebook import read
 
 MARKER = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")  # nbgrader's solution delimiters, as the kit writes them
@@ -41,6 +41,18 @@ def solution_sources(nb):
         ):
             found[grade_id] = source
     return found
+
+
+def exercise_names(stubs):
+    """{notebook: {grade_id: name}}: each exercise by the function or class its released cell defines, as the
+    notebook shows it (``show_heatmaps``, not the cell's id ``show_heatmaps_from_02``), else by its grade_id."""
+    names = {}
+    for notebook, cells in stubs.items():
+        names[notebook] = {}
+        for grade_id, stub in cells.items():
+            defined = definition().search(stub)
+            names[notebook][grade_id] = defined[1] if defined else grade_id
+    return names
 
 
 def without_markers(source):

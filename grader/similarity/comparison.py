@@ -1,47 +1,49 @@
-"""The class compared: per notebook and exercise, the pairs whose answers are similar, the short answers that
-several students wrote alike, and the answers that are the reference solution itself.
+"""The class compared, notebook by notebook: every pair of students scored, the pairs beyond chance flagged, the
+short answers that several students wrote alike, and the answers that are the reference solution itself.
 
-- Flagged: two answers of an exercise whose similarity reaches the threshold, both long enough to fingerprint
-  (:data:`SHORT` characters of filtered code or more, the starter code's aside).
-- Short answers (a one-line ``torch.softmax(x, dim=-1)``) have too few fingerprints to compare: never flagged;
-  the students who wrote the same one, token for token, are grouped, the rarest answers first.
-- Long answers equal to the reference solution up to names (copydetect's filtered code) are grouped per
-  exercise, not listed pair by pair: what they have in common is public.
+- A pair's score is the sum, over the notebook's exercises, of the evidence of their two answers
+  (grader/similarity/scoring.py): several rare answers in common add up, a common one adds little.
+- Flagged: a pair whose score few classes of students who worked apart would reach, by any pair: the class's
+  answers shuffled between its students (grader/similarity/shuffles.py).
+- Short answers (a one-line ``torch.softmax(x, dim=-1)``) have too little code to tell copying from the one way
+  to write them: they count in no score; the students who wrote the same one, token for token, are grouped, the
+  rarest answers first.
+- Long answers equal to the reference solution (up to names, order and loops) count in no score either, and are
+  grouped per exercise: what they have in common is public.
 """
 
 import dataclasses
 
 import numpy as np
 
-from .fingerprints import boilerplate, fingerprint, fingerprint_all, tokens
-from .pairs import dice, shared_counts, upper_pairs
+from .fingerprints import read_all, starter
+from .scoring import score
+from .shuffles import LEVEL, chance
+from .tokens import words
 
-THRESHOLD = 0.5
-SHORT = 40  # characters of filtered code of its own (a line is 10 to 30)
+SHORT = 40  # characters of normalised code of its own (a line is 10 to 30)
 
 
 @dataclasses.dataclass
-class Finding:
-    """One exercise of a pair of students above the threshold."""
+class Shared:
+    """What a pair's answers to one exercise have in common."""
 
     exercise: str
-    score: float
-    in_reference: float  # the share of the fingerprints they have in common that the reference solution has too
+    similarity: float
+    close: int  # students whose answer is at least this close to either one's, the two included
+    answered: int
+    evidence: float  # bits
 
 
 @dataclasses.dataclass
-class Entry:
-    """A pair of students in one notebook, with their flagged exercises, most similar first."""
-
+class Pair:
     notebook: str
     first: str
     second: str
-    notebook_score: float
-    findings: list
-
-    @property
-    def rank(self):
-        return max(f.score for f in self.findings), self.notebook_score
+    score: float
+    reached: int  # shuffled classes with a pair that scores as much
+    flagged: bool
+    shared: list  # Shared of the exercises with evidence, the most first
 
 
 @dataclasses.dataclass
@@ -57,119 +59,146 @@ class Group:
 
 
 @dataclasses.dataclass
-class Similarity:
-    threshold: float
-    entries: list  # ranked, most similar first
-    short: list  # Groups of short answers, rarest first
-    public: list  # Groups of long answers equal to the reference solution
-    notebook_scores: dict  # notebook -> the similarity of every pair of students who handed it in
-    students: int
-    unreadable: list
+class Notebook:
+    """Every pair of the students who handed in one notebook."""
+
+    name: str
+    students: list
+    scores: np.ndarray  # n×n, by ``students``
+    exercises: dict  # grade_id: (rows into students, scoring.ExerciseScores)
+    chance: object  # shuffles.Chance
+    flag_above: float  # a pair that scores more is flagged
+
+    def flags(self, score):
+        """Whether a pair of this score is flagged."""
+        return score > self.flag_above and score > 0
+
+    def pair_scores(self):
+        return self.scores[np.triu_indices(len(self.students), k=1)]
+
+    def median(self):
+        return float(np.median(self.pair_scores())) if len(self.students) >= 2 else 0.0
+
+    def ranked(self):
+        """[(score, first, second)] of every pair, the highest first (ties by name)."""
+        first, second = np.triu_indices(len(self.students), k=1)
+        found = [(float(self.scores[i, j]), self.students[i], self.students[j]) for i, j in zip(first, second)]
+        return sorted(found, key=lambda p: (-p[0], p[1], p[2]))
+
+    def pair(self, first, second):
+        """The :class:`Pair` of two of its students."""
+        i, j = self.students.index(first), self.students.index(second)
+        shared = []
+        for exercise, (rows, scores) in self.exercises.items():
+            if i in rows and j in rows:
+                a, b = rows.index(i), rows.index(j)
+                if scores.evidence[a, b] > 0:
+                    shared.append(
+                        Shared(
+                            exercise,
+                            float(scores.similarity[a, b]),
+                            int(scores.close[a, b]),
+                            len(rows),
+                            float(scores.evidence[a, b]),
+                        )
+                    )
+        shared.sort(key=lambda s: (-s.evidence, s.close, s.exercise))
+        value = float(self.scores[i, j])
+        return Pair(self.name, first, second, value, self.chance.reached(value), self.flags(value), shared)
 
 
 @dataclasses.dataclass
-class _Exercise:
-    """One exercise compared: ``rows`` are the students (indices into the notebook's) who answered it."""
+class Similarity:
+    level: float  # the share of shuffled classes that may reach a flagged score
+    notebooks: dict  # name: Notebook
+    short: list  # Groups of short answers, rarest first
+    public: list  # Groups of long answers equal to the reference solution
+    students: int
+    unreadable: list
 
-    rows: list
-    counts: np.ndarray
-    sizes: np.ndarray
-    flagged: list  # ((i, j) into rows, Finding)
-    short: list
-    public: list
+    def flagged(self):
+        """The flagged :class:`Pair`\\ s of every notebook, the least likely by chance first."""
+        found = [
+            notebook.pair(first, second)
+            for notebook in self.notebooks.values()
+            for value, first, second in notebook.ranked()
+            if notebook.flags(value)
+        ]
+        return sorted(found, key=lambda p: (p.reached, -p.score, p.notebook, p.first, p.second))
 
 
-def compare(answers, threshold=THRESHOLD):
+def compare(answers, level=LEVEL):
     """The :class:`Similarity` of a :class:`~grader.similarity.answers.ClassAnswers`."""
-    starters = {(nb, g): boilerplate(stub) for nb, stubs in answers.stubs.items() for g, stub in stubs.items()}
-    prints = fingerprint_all(
+    starters = {(nb, g): starter(stub) for nb, stubs in answers.stubs.items() for g, stub in stubs.items()}
+    read = read_all(
         [
             ((nb, g), code)
             for handed in answers.students.values()
             for nb, codes in handed.items()
             for g, code in codes.items()
+            if (nb, g) in starters
+        ]
+        + [
+            ((nb, g), code)
+            for nb, codes in answers.references.items()
+            for g, code in codes.items()
+            if (nb, g) in starters
         ],
         starters,
     )
-    entries, short, public, notebook_scores = [], [], [], {}
+    notebooks, short, public = {}, [], []
     for notebook, stubs in answers.stubs.items():
         students = sorted(s for s, handed in answers.students.items() if notebook in handed)
-        counts, sizes = np.zeros((len(students), len(students))), np.zeros(len(students), dtype=np.int64)
-        flagged = {}
+        scores, exercises = np.zeros((len(students), len(students))), {}
         for exercise, stub in stubs.items():
-            sources = [answers.students[s][notebook].get(exercise) for s in students]
             reference = answers.references.get(notebook, {}).get(exercise)
-            done = _exercise(
-                notebook, exercise, stub, starters[notebook, exercise], reference, sources, prints, threshold
-            )
-            counts[np.ix_(done.rows, done.rows)] += done.counts
-            sizes[done.rows] += done.sizes
-            for (i, j), finding in done.flagged:
-                flagged.setdefault((students[done.rows[i]], students[done.rows[j]]), []).append(finding)
-            short += [dataclasses.replace(g, students=[students[i] for i in g.students]) for g in done.short]
-            public += [dataclasses.replace(g, students=[students[i] for i in g.students]) for g in done.public]
-        scores = dice(counts, sizes)
-        notebook_scores[notebook] = scores[upper_pairs(len(students))]
-        index = {s: n for n, s in enumerate(students)}
-        entries += [
-            Entry(notebook, a, b, float(scores[index[a], index[b]]), sorted(found, key=lambda f: -f.score))
-            for (a, b), found in flagged.items()
-        ]
-    entries.sort(key=lambda e: (-e.rank[0], -e.rank[1], e.notebook, e.first, e.second))
+            sources = [answers.students[s][notebook].get(exercise) for s in students]
+            done = _exercise(notebook, exercise, stub, reference, sources, read)
+            if done is None:
+                continue
+            rows, scored, found_short, found_public = done
+            scores[np.ix_(rows, rows)] += scored.evidence
+            exercises[exercise] = (rows, scored)
+            short += [dataclasses.replace(g, students=[students[i] for i in g.students]) for g in found_short]
+            public += [dataclasses.replace(g, students=[students[i] for i in g.students]) for g in found_public]
+        odds = chance(len(students), [(rows, scored.evidence) for rows, scored in exercises.values()])
+        notebooks[notebook] = Notebook(notebook, students, scores, exercises, odds, odds.flag_above(level))
     short.sort(key=lambda g: (len(g.students), -g.answered, g.notebook, g.exercise))
-    return Similarity(threshold, entries, short, public, notebook_scores, len(answers.students), answers.unreadable)
+    return Similarity(level, notebooks, short, public, len(answers.students), answers.unreadable)
 
 
-def _exercise(notebook, exercise, stub, starter, reference, sources, prints, threshold):
-    """Compare the answers of one exercise (``sources``: each student's, None where the cell is missing;
-    ``prints``: :func:`~grader.similarity.fingerprints.fingerprint_all`'s)."""
-    unanswered = fingerprint(stub, window=1).filtered_code
-    rows, found = [], []
-    for n, source in enumerate(sources):
-        if source is not None:
-            made = prints[(notebook, exercise), source]
-            if made.filtered_code != unanswered:
-                rows.append(n)
-                found.append(made)
-    counts, sizes = shared_counts([f.hashes for f in found])
-    scores = dice(counts, sizes)
-    long = np.array([f.token_coverage >= SHORT for f in found], dtype=bool)
-    public_print = fingerprint(reference, starter) if reference is not None else None
-    is_public = long & np.array(
-        [public_print is not None and f.filtered_code == public_print.filtered_code for f in found], dtype=bool
-    )
-    flagged = []
-    candidates = np.triu(scores >= threshold, k=1) & np.outer(long, long) & ~np.outer(is_public, is_public)
-    for i, j in np.argwhere(candidates):
-        common = found[i].hashes & found[j].hashes
-        in_reference = len(common & public_print.hashes) / len(common) if public_print and common else 0.0
-        flagged.append(((int(i), int(j)), Finding(exercise, float(scores[i, j]), in_reference)))
-    public = (
-        [
-            Group(
-                notebook,
-                exercise,
-                [rows[i] for i in np.flatnonzero(is_public)],
-                len(rows),
-                sources[rows[int(np.flatnonzero(is_public)[0])]],
-                True,
-            )
-        ]
-        if is_public.sum() >= 2
-        else []
-    )
-    short = _short_groups(notebook, exercise, stub, reference, sources, rows, long)
-    return _Exercise(rows, counts, sizes, flagged, short, public)
+def _exercise(notebook, exercise, stub, reference, sources, read):
+    """(rows, ExerciseScores, short groups, public groups) of one exercise (``sources``: each student's answer,
+    None where the cell is missing), or None if fewer than two students answered it."""
+    unanswered = words(stub)
+    rows = [
+        n
+        for n, source in enumerate(sources)
+        if source is not None and read[(notebook, exercise), source].words != unanswered
+    ]
+    if len(rows) < 2:
+        return None
+    found = [read[(notebook, exercise), sources[n]] for n in rows]
+    long = np.array([f.own >= SHORT for f in found], dtype=bool)
+    public_form = read[(notebook, exercise), reference].form if reference is not None else None
+    is_public = long & np.array([f.form == public_form for f in found], dtype=bool)
+    compared = np.outer(long, long) & ~np.outer(is_public, is_public)
+    scored = score([(f.kgrams, f.statements) for f in found], compared)
+    public = []
+    if is_public.sum() >= 2:
+        members = [rows[i] for i in np.flatnonzero(is_public)]
+        public.append(Group(notebook, exercise, members, len(rows), sources[members[0]], True))
+    return rows, scored, _short_groups(notebook, exercise, stub, reference, sources, rows, found), public
 
 
-def _short_groups(notebook, exercise, stub, reference, sources, rows, long):
-    """The groups of two or more students whose short answers have the same tokens; each group's ``code`` is the
-    lines of the first one's answer that the stub does not have."""
+def _short_groups(notebook, exercise, stub, reference, sources, rows, found):
+    """The groups of two or more students whose short answers (``found``: each row's Answer) have the same tokens;
+    each group's ``code`` is the lines of the first one's answer that the stub does not have."""
     alike = {}
-    for row, is_long in zip(rows, long):
-        if not is_long:
-            alike.setdefault(tokens(sources[row]), []).append(row)
-    public = tokens(reference) if reference is not None else None
+    for row, read in zip(rows, found):
+        if read.own < SHORT:
+            alike.setdefault(read.words, []).append(row)
+    public = words(reference) if reference is not None else None
     given = {line.strip() for line in stub.splitlines()}
     return [
         Group(

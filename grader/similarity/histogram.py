@@ -1,5 +1,6 @@
-"""The histogram of a notebook's pairwise similarities, drawn as inline SVG: a bar per 5 %, on a logarithmic
-scale (a class's pairs are nearly all dissimilar; the few similar ones would not show on a linear one)."""
+"""The histogram of a notebook's pair scores, drawn as inline SVG: :data:`BINS` bars from 0 to the highest score
+(or the flag, if higher), on a logarithmic scale (a class's pairs are nearly all unremarkable; the few that
+stand out would not show on a linear one), and a line where the flag starts."""
 
 import dataclasses
 import math
@@ -21,14 +22,21 @@ class Bar:
     height: float
 
 
-def bars(scores):
-    """A :class:`Bar` per 5 % of similarity, placed in the SVG's coordinates."""
-    counts, edges = np.histogram(np.clip(scores, 0, 1), bins=BINS, range=(0, 1))
-    top = math.log10(max(int(counts.max(initial=0)), 1) + 1)
+@dataclasses.dataclass
+class Histogram:
+    bars: list
+    flag_x: float  # where the flag starts, in the SVG's coordinates
+
+
+def histogram(scores, flag_above):
+    """The :class:`Histogram` of ``scores``, flagged above ``flag_above``, placed in the SVG's coordinates."""
+    top = max(float(np.max(scores, initial=0)), flag_above) or 1.0
+    counts, edges = np.histogram(np.clip(scores, 0, top), bins=BINS, range=(0, top))
+    tallest = math.log10(max(int(counts.max(initial=0)), 1) + 1)
     drawn = []
     for n, count in enumerate(counts):
-        height = (HEIGHT - BOTTOM - TOP) * math.log10(int(count) + 1) / top if top else 0
+        height = (HEIGHT - BOTTOM - TOP) * math.log10(int(count) + 1) / tallest if tallest else 0
         drawn.append(
             Bar(float(edges[n]), float(edges[n + 1]), int(count), LEFT + n * BAR, HEIGHT - BOTTOM - height, height)
         )
-    return drawn
+    return Histogram(drawn, LEFT + BINS * BAR * flag_above / top)
