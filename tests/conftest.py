@@ -29,10 +29,23 @@ os.environ["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.envi
 # the same user, cannot fail them. They are marked ``sandbox_alone`` from here, the one place that names them,
 # because pytest-xdist's scheduler sees only the tests' ids.
 SANDBOX_ALONE = ("test_grader_resilience.py", "test_sandbox_attacks.py")
-# The modules that take minutes on one worker (``--durations``): started first among their kind, so that none
-# of them is left running alone at the end. Not test_student_install.py: it waits for the students'
-# environments that ``make test`` builds meanwhile, and leaves its worker idle if it starts first.
-LONGEST = ("test_demo.py", "test_isolation_levels.py", "test_gradescope.py", "test_gradescope_attacks.py")
+# The modules that take longest on one worker, longest first (each module's time with ``-n 1``): started first
+# among their kind, in this order, so that none of them is left running alone at the end. Not
+# test_student_install.py: it waits for the students' environments that ``make test`` builds meanwhile, and
+# leaves its worker idle if it starts first.
+LONGEST = (
+    "test_demo.py",
+    "test_postgres_gradebook.py",
+    "test_isolation_levels.py",
+    "test_gradescope_attacks.py",
+    "test_gradescope.py",
+    "test_bench.py",
+    "test_new_exercise.py",
+    "test_dask_grading.py",
+    "test_gradebook_agreement.py",
+    "test_exchange.py",
+    "test_startup.py",
+)
 
 
 def work_unit(nodeid):
@@ -60,7 +73,8 @@ def pytest_xdist_make_scheduler(config, log):
 
 def pytest_collection_modifyitems(items):
     """The ``sandbox_alone`` modules come first, so that the other workers run the modules without a sandbox
-    meanwhile; the ``sandbox`` modules come last; the longest modules first of their kind."""
+    meanwhile; the ``sandbox`` modules come last; the longest modules first of their kind, in ``LONGEST``'s
+    order."""
     for item in items:
         module = item.getparent(pytest.Module)
         if module.path.name in SANDBOX_ALONE and not module.get_closest_marker("sandbox_alone"):
@@ -68,7 +82,8 @@ def pytest_collection_modifyitems(items):
 
     def rank(item):
         kind = 0 if item.get_closest_marker("sandbox_alone") else 2 if item.get_closest_marker("sandbox") else 1
-        return kind, item.path.name not in LONGEST
+        name = item.path.name
+        return kind, LONGEST.index(name) if name in LONGEST else len(LONGEST)
 
     items.sort(key=rank)
 

@@ -8,8 +8,9 @@ import sys
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbgrader.api import Gradebook
 
-from grader.course import Course, path_with_venv
+from grader.course import Course, path_with_venv, venv_on_path
 
 from .course_builder import ASSIGNMENT, BASICS, new_test_course, submission
 
@@ -84,9 +85,14 @@ TRIPLE_TEST = graded(
 
 
 def make_extended_course(folder):
-    """Released to the exchange: notebook 01 with three more graded cells, a new notebook 06 with a plain exercise."""
+    """Released to the exchange: notebook 01 with three more graded cells, a new notebook 06 with a plain exercise.
+    The assignment gets its due date as ``nbgrader db assignment add --duedate`` gives it (``DbAssignmentAddApp``:
+    the same gradebook, rows and course id), in this process rather than in one of its own."""
     folder = pathlib.Path(folder)
     course = new_test_course(folder / "course", LATE_PENALTY + exchange_config(folder))
+    directory = Course.at(course).directory
+    with venv_on_path(), Gradebook(directory.db_url, directory.course_id) as book:
+        book.update_or_create_assignment(ASSIGNMENT, duedate=DUE)
     (folder / "exchange").mkdir(mode=0o777)
     os.chmod(folder / "exchange", 0o777)
     source = course / "solutions" / ASSIGNMENT
@@ -100,7 +106,6 @@ def make_extended_course(folder):
         ),
         source / EXTRA,
     )
-    Course.at(course).run_nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}")
     Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
     Course.at(course).run_nbgrader("release_assignment", ASSIGNMENT, "--force")
     return course

@@ -14,6 +14,8 @@ from grader.sandbox.pool import WORKER_FOLDER
 from .conftest import SOLUTIONS
 
 BASICS = "01_attention_basics.ipynb"
+NUMPY_NOTEBOOK = "03_attention_in_numpy.ipynb"
+ASSIGNMENT = "self_attention"
 
 
 def test_reading_notebooks_does_not_import_rfc3987_syntax():
@@ -28,9 +30,8 @@ def test_reading_notebooks_does_not_import_rfc3987_syntax():
     assert done.stdout.strip() == "False"
 
 
-# What an instructor's command has no use for unless it grades or compares: PyTorch (seconds to import), the
-# similarity's copydetect and matplotlib.
-HEAVY = ("torch", "copydetect", "matplotlib")
+# What an instructor's command has no use for unless it grades or draws: PyTorch (seconds to import) and matplotlib.
+HEAVY = ("torch", "matplotlib")
 
 
 def test_a_command_that_runs_no_notebook_loads_no_pytorch():
@@ -92,32 +93,29 @@ def test_autograde_of_a_released_assignment_with_nothing_to_grade_loads_no_pytor
     assert done.stdout.split() == []
 
 
-@pytest.mark.slow  # one notebook graded
-def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(course_copy):
-    """A run that grades one notebook plans that notebook's exercises before its grading processes are forked, not
-    all of them (planning every exercise: seconds more of CPU)."""
+@pytest.fixture(scope="module")
+def one_notebook_graded(released_course, tmp_path_factory):
+    """A course where ann hands in notebook 03 as released, graded by one ``python -m grader autograde`` (watched,
+    ``_grader_watched``): the two tests below read the same run."""
     from grader.course import Course
 
-    numpy_notebook = "03_attention_in_numpy.ipynb"
-    course = Course.at(course_copy, "self_attention")
-    handed_in = course.submitted("ann") / numpy_notebook
+    from .course_builder import make_course
+
+    course = Course.at(make_course(released_course, tmp_path_factory.mktemp("one_notebook") / "course"), ASSIGNMENT)
+    handed_in = course.submitted("ann") / NUMPY_NOTEBOOK
     handed_in.parent.mkdir(parents=True)
-    handed_in.write_bytes((course.release / numpy_notebook).read_bytes())
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from grader.api import autograde; "
-            "from grader.checks.running import _plan; "
-            f"autograde({str(course.root)!r}); print(_plan.cache_info().currsize)",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=course.root,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "graded 1 notebook of 1 student" in done.stderr
-    assert int(done.stdout.split()[-1]) == len(course.released_exercises()[numpy_notebook]) == 4
+    handed_in.write_bytes((course.release / NUMPY_NOTEBOOK).read_bytes())
+    return course, *_grader_watched(course.root, "autograde", "--workers", "1")
+
+
+@pytest.mark.slow  # one notebook graded
+def test_autograde_plans_the_checks_of_the_notebooks_handed_in_only(one_notebook_graded):
+    """A run that grades one notebook plans that notebook's exercises before its grading processes are forked, not
+    all of them (planning every exercise: seconds more of CPU)."""
+    course, grader, said, watched = one_notebook_graded
+    assert grader.returncode == 0, said
+    assert "graded 1 notebook of 1 student" in said
+    assert watched["planned"] == len(course.released_exercises()[NUMPY_NOTEBOOK]) == 4
 
 
 @pytest.mark.slow  # the solution notebooks run in a new process, PyTorch imported: seconds
@@ -142,7 +140,8 @@ def test_planning_a_notebook_that_draws_nothing_imports_no_matplotlib():
 
 
 # ``python -m grader`` with each warm-up of sandbox workers it starts watched: printed (on stderr, last) as whether
-# nbgrader was imported by then, and its process id.
+# nbgrader was imported by then and its process id, and how many exercises the command planned (None: it planned
+# nothing).
 WARM_UPS_WATCHED = """
 import json, subprocess, sys
 started = []
@@ -156,13 +155,15 @@ from grader.cli import main
 try:
     main(sys.argv[1:])
 finally:
-    print(json.dumps(started), file=sys.stderr)
+    running = sys.modules.get("grader.checks.running")
+    planned = running and running._plan.cache_info().currsize
+    print(json.dumps({"warm_ups": started, "planned": planned}), file=sys.stderr)
 """
 
 
 def _grader_watched(course, *arguments):
-    """(the finished ``python -m grader`` process, its standard error, [nbgrader imported when each warm-up
-    started, its process id])."""
+    """(the finished ``python -m grader`` process, its standard error, {"warm_ups": [nbgrader imported when each
+    warm-up started, its process id], "planned": exercises planned})."""
     grader = subprocess.Popen(
         [sys.executable, "-c", WARM_UPS_WATCHED, *arguments, "--course", str(course)],
         stdout=subprocess.PIPE,
@@ -175,25 +176,23 @@ def _grader_watched(course, *arguments):
 
 
 @pytest.mark.slow  # a notebook graded in a new process
-def test_autograde_warms_its_sandbox_up_while_it_imports_nbgrader(course_copy):
+def test_autograde_warms_its_sandbox_up_while_it_imports_nbgrader(one_notebook_graded):
     """The warm-up (PyTorch, matplotlib, IPython: seconds) needs neither nbgrader nor the course's configuration to
     begin: ``autograde`` starts it first, and it is the one its grading processes use."""
-    handed_in = course_copy / "submitted" / "ann" / "self_attention" / BASICS
-    handed_in.parent.mkdir(parents=True)
-    handed_in.write_bytes((course_copy / "exercises" / "self_attention" / BASICS).read_bytes())
-    grader, said, warm_ups = _grader_watched(course_copy, "autograde", "--workers", "1")
+    _, grader, said, watched = one_notebook_graded
     assert grader.returncode == 0, said
     assert "graded 1 notebook of 1 student" in said
-    assert [loaded for loaded, _ in warm_ups] == [False]
+    assert [loaded for loaded, _ in watched["warm_ups"]] == [False]
 
 
 @pytest.mark.slow  # a course copied, autograde in a new process
 def test_a_warm_up_that_nothing_needed_is_stopped_and_leaves_no_folder(course_copy):
     """With nothing to grade, the warm-up started early is stopped as the command exits: no process of it
     runs on, and no worker folder of the grader's is left in the temporary folder."""
-    grader, said, warm_ups = _grader_watched(course_copy, "autograde")
+    grader, said, watched = _grader_watched(course_copy, "autograde")
     assert grader.returncode == 0, said
     assert "nothing to grade: no notebook handed in" in said
+    warm_ups = watched["warm_ups"]
     assert len(warm_ups) == 1 and not psutil.pid_exists(warm_ups[0][1])
     assert list(pathlib.Path(tempfile.gettempdir()).glob(f"{WORKER_FOLDER}{grader.pid}-*")) == []
 
