@@ -166,6 +166,18 @@ def test_manage_submissions_says_not_handed_in_and_changed_in_place_of_graded(ma
     assert payloads.NAMES["first_name"] in words(bs4.BeautifulSoup(manage_submissions, "html.parser"))
 
 
+def test_manage_submissions_gives_no_timestamp_of_none_to_a_student_who_handed_in_nothing(manage_submissions):
+    """nbgrader writes "None" where a submission has no time; Bo has no submission at all."""
+    soup = bs4.BeautifulSoup(manage_submissions, "html.parser")
+    stamps = {
+        tr.select_one("td.student-id").get_text(): words(tr.select_one("td.timestamp"))
+        for tr in soup.select("#main-table tr")
+        if tr.select_one("td.student-id")
+    }
+    assert stamps[BO] == "nothing handed in"
+    assert "None" not in (stamps[ANN], stamps[TAM]) and stamps[ANN]
+
+
 def test_the_reports_commands_run_as_printed_and_name_that_notebook(course, page):
     commands = [row[3].find("code").get_text() for row in rows(page, "needs")]
     assert commands and "--force" not in words(page)

@@ -1,5 +1,6 @@
 // The kit's words in formgrader's Manage Submissions (grader/formgrader): in a student's Status, in place of
-// nbgrader's "graded", the notebooks not handed in and those whose nbgrader cells the student changed. nbgrader's
+// nbgrader's "graded", the notebooks not handed in and those whose nbgrader cells the student changed; in the
+// Timestamp of a student who handed in nothing, in place of nbgrader's "None", "nothing handed in". nbgrader's
 // script draws the rows (and redraws one after its Autograde button); each time, the words are asked for again.
 // Everything is set as text: nothing the server sends is read as HTML.
 (function () {
@@ -37,6 +38,10 @@
             }
             if (status.children(".label-success").remove().length) { // nbgrader's "graded"
                 status.attr("data-order", 1); // sorted with "needs manual grading": a person looks at it
+            }
+            var stamp = $(this).children("td.timestamp");
+            if (stamp.text() === "None" && found.some(function (label) { return label[0] === "missing"; })) {
+                stamp.text("nothing handed in"); // nbgrader's word for a submission with no time: there is none
             }
             var words = $("<span/>").addClass("attention-kit");
             found.forEach(function (label) {
