@@ -1,10 +1,12 @@
 """Gradescope's container, laid out here: the zip unpacked under a root of the test's own, run_autograder run there."""
 
+import errno
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,7 +33,7 @@ def run_autograder(autograder, root, files, python=sys.executable):
             content(path, root)
         else:
             path.write_text(content)
-    done = subprocess.run(
+    done = _run_just_written(
         [str(root / "run_autograder")],
         cwd=root,
         capture_output=True,
@@ -41,6 +43,19 @@ def run_autograder(autograder, root, files, python=sys.executable):
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return json.loads((root / "results" / "results.json").read_text()), done.stdout
+
+
+def _run_just_written(command, tries=20, **options):
+    """``subprocess.run`` of a program this process has just written. While run_all lays out two containers at
+    once, a child forked by the other thread can still hold the file open for writing (until it execs), and Linux
+    then refuses to run it (ETXTBSY): run it again once that child has moved on."""
+    for attempt in range(tries):
+        try:
+            return subprocess.run(command, **options)
+        except OSError as error:
+            if error.errno != errno.ETXTBSY or attempt == tries - 1:
+                raise
+            time.sleep(0.05)
 
 
 def run_all(autograder, base, submissions):
