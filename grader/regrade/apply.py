@@ -8,9 +8,14 @@ changed students' feedback is written next (grader.regrade.run), once the result
 replaces, the feedback folders included, is kept first in ``<result set>/previous/``, which :func:`undo` puts back.
 """
 
+import contextlib
 import datetime
 import json
+import os
+import pathlib
 import shutil
+import stat
+import tempfile
 
 import nbformat
 from nbgrader.api import MissingEntry
@@ -59,6 +64,31 @@ def _put(book, course, student, notebook, state, cells, flag_kept):
         when = state["timestamp"]
         submitted.assignment.timestamp = datetime.datetime.fromisoformat(when) if when else None
     book.db.commit()
+
+
+def _replacing(target, write, keep_mode=True):
+    """Make ``target`` anew: ``write(path)`` fills a new file beside it, which then takes its name (with the mode of
+    the file it replaces, if ``keep_mode``). nbgrader leaves autograded notebooks read-only (0444): an instructor
+    who is not root cannot open them for writing, but may replace them in a folder of their own."""
+    target = pathlib.Path(target)
+    mode = stat.S_IMODE(target.stat().st_mode) if keep_mode and target.exists() else None
+    handle, fresh = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    os.close(handle)
+    try:
+        write(fresh)
+        if mode is not None:
+            os.chmod(fresh, mode)
+        os.replace(fresh, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(fresh)
+        raise
+    return target
+
+
+def _copy_over(source, target):
+    """``shutil.copy2`` onto a file that may be read-only (see :func:`_replacing`): the copy keeps the source's mode."""
+    return _replacing(target, lambda fresh: shutil.copy2(source, fresh), keep_mode=False)
 
 
 def _files(course, student, notebook):
@@ -125,7 +155,7 @@ def apply(live, scratch, changes, selection, folder, graded_with, done_marker):
         if sorted(p.name for p in live.submitted(student).glob("*.ipynb")) == sorted(
             p.name for p in scratch.submitted(student).glob("*.ipynb")
         ):
-            shutil.copy2(done_marker(scratch, student), done_marker(live, student))
+            _copy_over(done_marker(scratch, student), done_marker(live, student))
     (folder / APPLIED).write_text(json.dumps({"pairs": pairs, "cells": sorted(selection.cells or []) or None}))
     return students
 
@@ -150,7 +180,7 @@ def copy_results(live, scratch, student, notebook, cells, note):
         record.exercises = [replaced.pop(e.cell, e) for e in record.exercises] + list(replaced.values())
         new_nb, new_record = nb, record
     target.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(with_note(new_nb, note), target)
+    _replacing(target, lambda fresh: nbformat.write(with_note(new_nb, note), fresh))
     records.write(live, new_record)
 
 
@@ -185,7 +215,7 @@ def undo(live, folder, regenerate_export):
             path.unlink()
     files = folder / PREVIOUS / "files"
     if files.exists():
-        shutil.copytree(files, root, dirs_exist_ok=True)
+        shutil.copytree(files, root, dirs_exist_ok=True, copy_function=_copy_over)
     entries = ledger.read(live)
     for student, notebook in applied["pairs"]:
         entries.pop(ledger.key(student, notebook), None)
