@@ -32,6 +32,7 @@ if __package__ in (None, ""):  # run as a script: the kit's folder on the path, 
 
 from bench.autograde_speed import clean_class, make_course  # noqa: E402
 from bench.results import add_option, machine, record  # noqa: E402
+from grader.sandbox.zygote import TINY_JOB  # noqa: E402
 
 KIT = pathlib.Path(__file__).resolve().parents[1]
 SPENT = collections.Counter()  # CPU seconds by row, outside the sandbox
@@ -47,19 +48,6 @@ CELLS, FIGURES, TESTS, CHANNEL = (
     "test cells run in the sandbox",
     "answers encoded for the channel back",
 )
-EMPTY_JOB = {
-    "units": [{"kind": "cell", "source": "x = 1"}],
-    "hide": [],
-    "limits": {
-        "memory_bytes": 1 << 30,
-        "processes": 16,
-        "unit_seconds": 10,
-        "notebook_seconds": 20,
-        "output_chars": 1000,
-        "file_bytes": 1 << 20,
-        "tmp_bytes": 1 << 20,
-    },
-}
 
 
 def timed(classes):
@@ -117,7 +105,7 @@ def grade_in_process(course, students):
         SPENT["nbgrader app: start"] += time.process_time() - cpu
     begun = time.monotonic()
     for _ in range(5):
-        run(EMPTY_JOB)
+        run(TINY_JOB)
     walls["a one-cell job: fork, walls, channel (wall, per notebook)"] = (time.monotonic() - begun) / 5
     stop_sandbox()
     judging(jobs)
