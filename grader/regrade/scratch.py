@@ -5,11 +5,15 @@ gradebook, the root and one more folder to hide from submissions set here), its 
 students' notebooks as handed in, and a new SQLite gradebook that holds the assignment as the live gradebook
 defines it (its notebooks, cells, due date) and the students with their extensions, copied through nbgrader's
 gradebook API (the live one may be PostgreSQL). Nothing the students or the live gradebook see is touched.
+
+The new gradebook gets nbgrader's tables and the live gradebook's schema version before nbgrader opens it: for a
+gradebook it finds empty, nbgrader starts ``alembic`` to learn the version, a process of its own.
 """
 
 import shutil
 
-from nbgrader.api import MissingEntry
+from nbgrader.api import Base, MissingEntry
+from sqlalchemy import create_engine, text
 
 from ..course import CONFIG, Course
 from ..course.gradebook import students as gradebook_students
@@ -103,7 +107,21 @@ def definition(live, students):
                 found[student]["extension"] = book.find_submission(live.assignment, student).extension
             except MissingEntry:
                 found[student]["extension"] = None
-        return {"duedate": assignment.duedate, "notebooks": notebooks, "students": found}
+        version = book.db.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+        return {"duedate": assignment.duedate, "notebooks": notebooks, "students": found, "schema": version}
+
+
+def new_gradebook(db_url, schema):
+    """An SQLite gradebook at ``db_url`` with nbgrader's tables, at alembic's version ``schema``, as nbgrader makes
+    a new one."""
+    engine = create_engine(db_url)
+    try:
+        Base.metadata.create_all(engine)
+        with engine.begin() as db:
+            db.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
+            db.execute(text("INSERT INTO alembic_version (version_num) VALUES (:schema)"), {"schema": schema})
+    finally:
+        engine.dispose()
 
 
 def copy_assignment(live, scratch, students):
@@ -111,6 +129,7 @@ def copy_assignment(live, scratch, students):
     course's new gradebook."""
     defined = definition(live, students)
     name = live.assignment
+    new_gradebook(scratch.directory.db_url, defined["schema"])
     with scratch.gradebook() as target:
         target.update_or_create_assignment(name, duedate=defined["duedate"])
         for notebook, cells in defined["notebooks"].items():
