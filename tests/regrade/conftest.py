@@ -1,5 +1,5 @@
 """A class of one, graded, for the tests of regrade's preview: its id and its course's folder hold a space and a
-quote; it hands in notebook 01."""
+quote; it hands in notebook 01. Each class is graded once for the run (``made_once``): the tests copy it."""
 
 import shutil
 
@@ -7,6 +7,7 @@ import pytest
 
 from grader.regrade import preview
 
+from ..conftest import made_once
 from ..course_builder import autograde, make_course, submission, submit
 from .class_of_one import DIM0, STUDENT
 
@@ -31,13 +32,15 @@ def graded(released_course, folder, answers):
     return course
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def right(released_course, tmp_path_factory):
-    """The class graded, its answers right."""
-    return graded(released_course, tmp_path_factory.mktemp("right"), {})
+    """The class graded, its answers right; never changed: copy it."""
+    return made_once(tmp_path_factory, "regrade_right", lambda folder: graded(released_course, folder, {}))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def wrong(released_course, tmp_path_factory):
-    """The class graded, softmax_scores answered along the wrong dimension."""
-    return graded(released_course, tmp_path_factory.mktemp("wrong"), {"softmax_scores": DIM0})
+    """The class graded, softmax_scores answered along the wrong dimension; never changed: copy it."""
+    return made_once(
+        tmp_path_factory, "regrade_wrong", lambda folder: graded(released_course, folder, {"softmax_scores": DIM0})
+    )
