@@ -197,6 +197,34 @@ def test_a_warm_up_that_nothing_needed_is_stopped_and_leaves_no_folder(course_co
     assert list(pathlib.Path(tempfile.gettempdir()).glob(f"{WORKER_FOLDER}{grader.pid}-*")) == []
 
 
+def test_a_command_run_in_a_process_of_several_threads_starts_no_warm_up_it_cannot_use(course_copy, monkeypatch):
+    """A process that runs other threads (a Jupyter kernel, a web service, a test runner calling ``main``) does not
+    fork its grading processes: each starts in a new interpreter and warms up its own sandbox. So ``main`` starts no
+    early warm-up there (one would cost seconds of CPU and its memory for nothing)."""
+    import threading
+
+    from grader.cli import main
+    from grader.sandbox import pool
+
+    started = []
+
+    class CountedWarmUp(pool.WarmUp):
+        def __init__(self, *arguments, **options):
+            started.append(self)
+            super().__init__(*arguments, **options)
+
+    monkeypatch.setattr(pool, "WarmUp", CountedWarmUp)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        main(["autograde", "--course", str(course_copy), "--workers", "1"])
+    finally:
+        stop.set()
+        other.join()
+    assert started == []
+
+
 # What a feedback page asks of the registry and the misconceptions, then the same asked with the exercise modules
 # imported.
 ASKED_WITHOUT_PYTORCH = """

@@ -26,7 +26,7 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 
 from ..course import Course, path_with_venv
 from ..sandbox.pool import SandboxUnavailable
-from ..sandbox.worker import adopt_sandbox, start_sandbox, stop_sandbox
+from ..sandbox.worker import adopt_sandbox, start_sandbox, stop_sandbox, threads
 
 SANDBOX_UNAVAILABLE = "!!"
 _handing = []  # the request pipes of the processes forked from this one: a later fork closes its copies
@@ -154,14 +154,6 @@ class Forked:
             self.returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
             self.stdout.close()
         return self.returncode
-
-
-def threads():
-    """How many threads this process runs, those Python did not start included (0 where /proc cannot tell)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return 0
 
 
 def start(course, log, worker=None):

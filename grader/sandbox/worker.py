@@ -48,9 +48,22 @@ def start_sandbox(course):
     shared_pool(_isolation(course)).start()
 
 
+def threads():
+    """How many threads this process runs, those Python did not start included (0 where /proc cannot tell). Only a
+    process of one thread forks its grading processes (grader/autograde/nbgrader_pass.py), which take the workers
+    it prestarts."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
 def warm_up_early(most):
     """Start the warm-up of up to ``most`` workers now, before this process imports nbgrader and reads the course's
-    configuration: :func:`prestart_sandboxes` takes its workers, ready sooner. Stopped at exit if not taken."""
+    configuration: :func:`prestart_sandboxes` takes its workers, ready sooner. Stopped at exit if not taken. Not in
+    a process of several threads: its grading processes start anew, and each warms its own worker up."""
+    if threads() != 1:
+        return
     from .pool import WarmUp
 
     _early.append(WarmUp(most))
