@@ -39,7 +39,7 @@ def new_test_course(folder, config=""):
 def release_course(folder):
     """A released course (nbgrader's release folder and a gradebook that knows the assignment)."""
     course = new_test_course(folder)
-    Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
+    Course.at(course, ASSIGNMENT).generate_assignment("--force")
     return course
 
 

@@ -106,7 +106,7 @@ def make_extended_course(folder):
         ),
         source / EXTRA,
     )
-    Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
+    Course.at(course, ASSIGNMENT).generate_assignment("--force")
     Course.at(course).run_nbgrader("release_assignment", ASSIGNMENT, "--force")
     return course
 

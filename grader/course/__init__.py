@@ -23,6 +23,7 @@ from traitlets.config.loader import PyFileConfigLoader
 from ..checks.cells import cell_points
 from ..checks.notebook import exercise_cells, read
 from ..cli.errors import NbgraderFailed
+from . import new_gradebook
 
 ASSIGNMENT = "self_attention"
 CONFIG = "nbgrader_config.py"
@@ -155,6 +156,12 @@ class Course:
             return f"cannot reach the course's gradebook {url.render_as_string(hide_password=True)}: {reason[0]}"
         finally:
             engine.dispose()
+
+    def generate_assignment(self, *options):
+        """``nbgrader generate_assignment`` of the course's assignment, its gradebook made first if it is new
+        (grader/course/new_gradebook.py: nbgrader would start ``alembic`` for it)."""
+        new_gradebook.make_if_empty(self.directory.db_url, self.root)
+        return self.run_nbgrader("generate_assignment", self.assignment, *options)
 
     def run_nbgrader(self, *arguments):
         """Run a stock ``nbgrader`` command in the course folder; fail with its own error output."""

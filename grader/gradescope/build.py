@@ -56,7 +56,7 @@ def stage(course, kit, memory_bytes):
     overrides = OVERRIDES.format(memory=memory_bytes)
     (kit / CONFIG).write_text((course.root / CONFIG).read_text() + overrides)
     staged = Course(kit, course.assignment)
-    staged.run_nbgrader("generate_assignment", course.assignment, "--force")
+    staged.generate_assignment("--force")
     _same_release(course.release, staged.release)
 
 

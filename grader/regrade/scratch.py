@@ -12,10 +12,10 @@ gradebook it finds empty, nbgrader starts ``alembic`` to learn the version, a pr
 
 import shutil
 
-from nbgrader.api import Base, MissingEntry
-from sqlalchemy import create_engine, text
+from nbgrader.api import MissingEntry
+from sqlalchemy import text
 
-from ..course import CONFIG, Course
+from ..course import CONFIG, Course, new_gradebook
 from ..course.gradebook import students as gradebook_students
 
 SCRATCH_CONFIG = """# A regrade's scratch course: the live course's configuration, its own root and gradebook.
@@ -111,25 +111,12 @@ def definition(live, students):
         return {"duedate": assignment.duedate, "notebooks": notebooks, "students": found, "schema": version}
 
 
-def new_gradebook(db_url, schema):
-    """An SQLite gradebook at ``db_url`` with nbgrader's tables, at alembic's version ``schema``, as nbgrader makes
-    a new one."""
-    engine = create_engine(db_url)
-    try:
-        Base.metadata.create_all(engine)
-        with engine.begin() as db:
-            db.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
-            db.execute(text("INSERT INTO alembic_version (version_num) VALUES (:schema)"), {"schema": schema})
-    finally:
-        engine.dispose()
-
-
 def copy_assignment(live, scratch, students):
     """The live gradebook's definition of the assignment, and ``students`` with their extensions, into the scratch
     course's new gradebook."""
     defined = definition(live, students)
     name = live.assignment
-    new_gradebook(scratch.directory.db_url, defined["schema"])
+    new_gradebook.make(scratch.directory.db_url, defined["schema"])
     with scratch.gradebook() as target:
         target.update_or_create_assignment(name, duedate=defined["duedate"])
         for notebook, cells in defined["notebooks"].items():

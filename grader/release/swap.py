@@ -15,12 +15,7 @@ def generate_atomically(course):
     release.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".release-", dir=course.root) as scratch:
         scratch = pathlib.Path(scratch)
-        course.run_nbgrader(
-            "generate_assignment",
-            course.assignment,
-            "--force",
-            f"--CourseDirectory.release_directory={scratch / 'new'}",
-        )
+        course.generate_assignment("--force", f"--CourseDirectory.release_directory={scratch / 'new'}")
         fresh = scratch / "new" / course.assignment
         if not fresh.is_dir():
             raise RuntimeError(f"nbgrader generate_assignment wrote nothing for {course.assignment}")

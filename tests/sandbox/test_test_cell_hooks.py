@@ -213,7 +213,7 @@ def scores(tmp_path_factory):
         TORCH_SEEDED_TEST,
     ]
     nbformat.write(basics, path)
-    Course.at(course).run_nbgrader("generate_assignment", ASSIGNMENT, "--force")
+    Course.at(course, ASSIGNMENT).generate_assignment("--force")
     release = nbformat.read(course / "exercises" / ASSIGNMENT / BASICS, as_version=4)
     for student, source in STUDENTS.items():
         submit(course, student, fill(release, {"double": source}))
