@@ -130,7 +130,9 @@ class Course:
     # the gradebook and nbgrader
     @contextlib.contextmanager
     def gradebook(self):
-        """nbgrader's gradebook of the course, opened where nbgrader can find ``alembic``."""
+        """nbgrader's gradebook of the course, opened where nbgrader can find ``alembic``; made first if it is new
+        (grader/course/new_gradebook.py)."""
+        new_gradebook.make_if_empty(self.directory.db_url, self.root)
         with venv_on_path(), Gradebook(self.directory.db_url) as book:
             yield book
 

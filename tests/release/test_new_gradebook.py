@@ -1,5 +1,6 @@
-"""A course's first ``generate_assignment`` finds its gradebook made, at the version nbgrader would give it, so that
-nbgrader starts no ``alembic`` process to learn the version (about a second of CPU)."""
+"""A course's first ``generate_assignment``, and the kit's first opening of its gradebook, find the gradebook made,
+at the version nbgrader would give it, so that nbgrader starts no ``alembic`` process to learn the version (about a
+second of CPU)."""
 
 import nbgrader.api
 import pytest
@@ -39,6 +40,15 @@ def test_generate_assignment_finds_its_gradebook_made(tmp_path, monkeypatch):
     course.generate_assignment("--force")
     assert found == [("generate_assignment", course.root)]
     assert schema_version(course.root / "gradebook.db") == new_gradebook.newest_schema()
+
+
+def test_the_kits_first_opening_of_a_courses_gradebook_asks_alembic_nothing(tmp_path, monkeypatch):
+    course = Course.at(new_test_course(tmp_path / "course"), ASSIGNMENT)
+    asked = []
+    monkeypatch.setattr(nbgrader.api, "get_alembic_version", lambda: asked.append("alembic") or "none")
+    with course.gradebook() as book:
+        book.add_student("ada")
+    assert asked == [] and schema_version(course.root / "gradebook.db") == new_gradebook.newest_schema()
 
 
 def test_a_relative_sqlite_path_is_the_courses_and_a_gradebook_there_is_left_as_it_is(tmp_path, monkeypatch):
