@@ -103,19 +103,26 @@ def run_hint(hint):
     return argv
 
 
-def test_apply_after_a_preview_grades_nothing_and_applies_the_scores_it_showed(course, counted, capsys):
+def test_the_apply_hint_applies_the_scores_the_preview_showed_grading_nothing_and_the_undo_hint_puts_them_back(
+    course, counted, capsys
+):
     points = worth(BASICS, "softmax_scores")
     before = scores(course)
     preview = regrade(course, capsys).out
     assert counted["graded"] == 1 and shown(preview) == [(STUDENT, "softmax_scores", 0, points)]
     assert scores(course) == before  # a preview changes nothing
     sets = result_sets(course)
+    [apply] = hints(preview)
     counted.update(graded=0, warmed=0)
-    applied = regrade(course, capsys, "--apply")
+    assert run_hint(apply)[-1] == "--apply" and STUDENT in shlex.split(apply)
+    applied = capsys.readouterr()
     assert (counted["graded"], counted["warmed"]) == (0, 0), applied
     assert result_sets(course) == sets and applied.out.splitlines()[:2] == preview.splitlines()[:2]
     key = (STUDENT, BASICS.removesuffix(".ipynb"), CELL)
     assert scores(course) == {**before, key: (points, *before[key][1:])}
+    [undo] = hints(applied.out)
+    run_hint(undo)
+    assert STUDENT in capsys.readouterr().out and scores(course) == before
 
 
 def test_apply_after_the_submission_changed_grades_again_and_says_why(course, counted, capsys):
@@ -132,18 +139,6 @@ def test_apply_after_the_submission_changed_grades_again_and_says_why(course, co
     points = worth(BASICS, "softmax_scores")
     assert shown(applied.out) == [(STUDENT, "softmax_scores", 0, points)] and "applied" in applied.out
     assert scores(course)[(STUDENT, BASICS.removesuffix(".ipynb"), CELL)][0] == points
-
-
-def test_the_apply_and_undo_hints_run_as_printed(course, counted, capsys):
-    before = scores(course)
-    preview = regrade(course, capsys).out
-    [apply] = hints(preview)
-    assert run_hint(apply)[-1] == "--apply" and STUDENT in shlex.split(apply)
-    applied = capsys.readouterr().out
-    assert counted["graded"] == 1 and scores(course) != before
-    [undo] = hints(applied)
-    run_hint(undo)
-    assert STUDENT in capsys.readouterr().out and scores(course) == before
 
 
 def test_the_allow_lower_hint_runs_as_printed_and_grades_nothing_again(wrong, kit_as_it_was, tmp_path, counted, capsys):

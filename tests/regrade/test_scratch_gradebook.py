@@ -1,17 +1,23 @@
 """A regrade's scratch gradebook is made at the live gradebook's schema version, without the ``alembic`` process
-that nbgrader starts for a new gradebook (over a second of a one-student regrade's few)."""
+that nbgrader starts for a new gradebook (over a second of a one-student regrade's few): the scratch course is made
+as a regrade makes it, then opened with nbgrader."""
 
 import shutil
 
 import nbgrader.api
 import pytest
+from alembic.script import ScriptDirectory
+from nbgrader.dbutil import ALEMBIC_DIR
 from sqlalchemy import create_engine, text
 
-from grader.cli import main
+from grader.course import Course
+from grader.regrade import scratch
+from grader.regrade.select import Selection
 
-from .class_of_one import STUDENT, set_score
+from ..course_builder import ASSIGNMENT, BASICS
+from .class_of_one import STUDENT
 
-pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
+pytestmark = [pytest.mark.slow, pytest.mark.sandbox]  # the class of one is graded once for the run
 
 
 def schema_version(gradebook):
@@ -23,15 +29,22 @@ def schema_version(gradebook):
         engine.dispose()
 
 
-def test_the_scratch_gradebook_has_the_live_schema_version_and_no_alembic_run(
-    right, kit_as_it_was, tmp_path, monkeypatch, capsys
-):
-    course = shutil.copytree(right, tmp_path / "course")
-    set_score(course, 0.0)
+def test_the_scratch_gradebook_has_the_live_schema_version_and_no_alembic_run(right, tmp_path, monkeypatch):
+    """The live gradebook is at the version before nbgrader's newest: so is the scratch one."""
+    copy = shutil.copytree(right, tmp_path / "live")
+    scripts = ScriptDirectory(ALEMBIC_DIR)
+    older = scripts.get_revision(scripts.get_current_head()).down_revision
+    engine = create_engine(f"sqlite:///{copy / 'gradebook.db'}")
+    with engine.begin() as db:
+        db.execute(text("UPDATE alembic_version SET version_num = :older"), {"older": older})
+    engine.dispose()
     asked = []
     monkeypatch.setattr(nbgrader.api, "get_alembic_version", lambda: asked.append("alembic") or "none")
-    main(["regrade", "--course", str(course), "--student", STUDENT, "--notebook", "01", "--workers", "1"])
-    assert "0 → 5/5" in capsys.readouterr().out
-    [scratch] = course.glob("grading/*/regrade/*/course/gradebook.db")
+    live = Course.at(copy, ASSIGNMENT)
+    made = scratch.make(live, tmp_path / "course", Selection({STUDENT: [BASICS]}, None, {}))
+    with made.gradebook() as book, live.gradebook() as source:
+        assert [s.id for s in book.students] == [STUDENT]
+        notebooks = [[n.name for n in b.find_assignment(ASSIGNMENT).notebooks] for b in (book, source)]
+        assert notebooks[0] == notebooks[1] != []
     assert asked == []
-    assert schema_version(scratch) == schema_version(course / "gradebook.db")
+    assert schema_version(made.root / "gradebook.db") == schema_version(copy / "gradebook.db") == older
