@@ -13,6 +13,9 @@ import socket
 from traitlets.config import Config
 
 _EPHEMERAL = pathlib.Path("/proc/sys/net/ipv4/ip_local_port_range")
+# The ports of 10000 and above that Chromium and Firefox refuse to open a page on (Chromium's kRestrictedPorts in
+# net/base/port_util.cc; net::ERR_UNSAFE_PORT): a formgrader there cannot be tested in the browser.
+BROWSERS_REFUSE = {10080}
 
 
 def ephemeral_range():
@@ -22,10 +25,12 @@ def ephemeral_range():
 
 
 def free_port():
-    """A port of 127.0.0.1 that is free now and below the ephemeral range, so no outgoing connection takes it; any
-    free port where the ephemeral range leaves no room below it."""
+    """A port of 127.0.0.1 that is free now and below the ephemeral range, so no outgoing connection takes it, and
+    that browsers open; any free port where the ephemeral range leaves no room below it."""
     below = range(10000, ephemeral_range()[0])
     for port in random.sample(below, min(200, len(below))):
+        if port in BROWSERS_REFUSE:
+            continue
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))

@@ -7,6 +7,7 @@ import socket
 import pytest
 from jupyter_client.manager import KernelManager
 
+from . import ports
 from .ports import ephemeral_range, free_port
 
 
@@ -17,6 +18,12 @@ def test_a_free_port_is_free_and_below_the_ports_connections_take():
     assert 10000 <= port < ephemeral_range()[0]
     with socket.socket() as server:
         server.bind(("127.0.0.1", port))
+
+
+def test_a_free_port_is_never_one_that_browsers_refuse_to_open(monkeypatch):
+    """Chromium refused a formgrader that had drawn port 10080 (net::ERR_UNSAFE_PORT): four browser tests in error."""
+    monkeypatch.setattr(ports.random, "sample", lambda ports, count: [10080, 10081])
+    assert free_port() == 10081
 
 
 @pytest.mark.slow
