@@ -33,10 +33,10 @@ $(UV): requirements-uv.txt
 demo: $(STAMP)
 	$(PY) -m grader demo
 
-# One and a half workers per core: a test spends part of its time waiting on subprocesses, servers and deadlines,
-# but the suite is CPU-bound (on a fresh two-core clone: three workers, 548 and 558 s of pytest; two, 598 s; four,
-# 562 and 581 s; five were slower than four).
-WORKERS ?= $(shell echo $$(( (3 * $$(nproc) + 1) / 2 )))
+# Two workers per core: a test spends about half its time waiting on subprocesses, servers and deadlines (five
+# workers on two cores were slower on a fresh clone: 491 and 529 s of pytest against 450 to 486 s with four;
+# with four, /proc/stat shows both cores busy for all but 5 s of the run).
+WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 
 # The kit's modules are compiled once before the tests, and the tests' processes keep the bytecode they compile
 # even where PYTHONDONTWRITEBYTECODE is set (pytest's rewritten test modules, the copies of the kit the tests make):
