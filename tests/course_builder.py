@@ -13,6 +13,7 @@ import sys
 
 import nbformat
 from nbgrader.api import Gradebook
+from sqlalchemy import create_engine, text
 
 from grader.course import Course, venv_on_path
 from grader.demo.fill import fill, reference_answers
@@ -57,6 +58,16 @@ def empty_gradebook(folder):
     with venv_on_path(), Gradebook(f"sqlite:///{path}"):
         pass
     return path
+
+
+def schema_version(path):
+    """The alembic version of the SQLite gradebook at ``path``, as nbgrader and alembic read it."""
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        with engine.connect() as db:
+            return db.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+    finally:
+        engine.dispose()
 
 
 DUE = "2026-03-02 18:00:00"  # the due date of :func:`dated_course`, in UTC as nbgrader keeps it

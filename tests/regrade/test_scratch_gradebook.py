@@ -14,19 +14,10 @@ from grader.course import Course
 from grader.regrade import scratch
 from grader.regrade.select import Selection
 
-from ..course_builder import ASSIGNMENT, BASICS
+from ..course_builder import ASSIGNMENT, BASICS, schema_version
 from .class_of_one import STUDENT
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]  # the class of one is graded once for the run
-
-
-def schema_version(gradebook):
-    engine = create_engine(f"sqlite:///{gradebook}")
-    try:
-        with engine.connect() as db:
-            return db.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
-    finally:
-        engine.dispose()
 
 
 def test_the_scratch_gradebook_has_the_live_schema_version_and_no_alembic_run(right, tmp_path, monkeypatch):

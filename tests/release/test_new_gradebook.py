@@ -5,20 +5,10 @@ second of CPU)."""
 import nbgrader.api
 import pytest
 from nbgrader.api import Gradebook
-from sqlalchemy import create_engine, text
 
 from grader.course import Course, new_gradebook
 
-from ..course_builder import ASSIGNMENT, new_test_course
-
-
-def schema_version(path):
-    engine = create_engine(f"sqlite:///{path}")
-    try:
-        with engine.connect() as db:
-            return db.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
-    finally:
-        engine.dispose()
+from ..course_builder import ASSIGNMENT, new_test_course, schema_version
 
 
 @pytest.mark.slow  # nbgrader's own way: an alembic process
