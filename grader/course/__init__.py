@@ -132,8 +132,9 @@ class Course:
     def gradebook(self):
         """nbgrader's gradebook of the course, opened where nbgrader can find ``alembic``; made first if it is new
         (grader/course/new_gradebook.py)."""
-        new_gradebook.make_if_empty(self.directory.db_url, self.root)
-        with venv_on_path(), Gradebook(self.directory.db_url) as book:
+        db_url = self.directory.db_url  # the configuration is read once
+        new_gradebook.make_if_empty(db_url, self.root)
+        with venv_on_path(), Gradebook(db_url) as book:
             yield book
 
     def gradebook_exists(self):
