@@ -1,12 +1,13 @@
-# Two commands on a fresh machine: `make demo` (the demo class, graded end to end) and `make test` (every test,
-# as CI runs them). `make check` is the inner loop: the tests not marked slow, in about a minute.
+# Two commands on a fresh machine: `make demo` (the demo class, graded end to end) and `make test` (the tests as CI
+# runs them: all but the end-to-end runs marked extended, which `make test-all` adds). `make check` is the inner
+# loop: the tests not marked slow, in about a minute.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: check chromium demo lint student-envs test venv
+.PHONY: check chromium demo lint student-envs test test-all test-ready venv
 
 venv: $(STAMP)
 
@@ -44,14 +45,27 @@ WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 # checkout: 749 core-seconds instead of 779).
 KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE
 
+RUN_TESTS := $(KEEP_BYTECODE) $(PY) -m pytest -q -n $(WORKERS) --dist loadscope --no-loadscope-reorder --durations=15
+
+# The tests as CI runs them: every test but the end-to-end runs marked extended (EXTENDED in tests/conftest.py:
+# other configurations and routes of paths that make test runs end to end), and of the students' environments
+# the clean one only.
+test: STUDENT_ENVS = clean
+test: test-ready
+	$(RUN_TESTS) -m "not extended" tests
+
+# Every test: make test and the extended runs. Run it before a release, and after changing what an extended
+# test covers (its entry in tests/conftest.py says what stays in make test).
+test-all: test-ready
+	$(RUN_TESTS) tests
+
 # What the tests need is made side by side: the students' environments of the install tests (15 s on a fresh
 # clone, with uv) are built in the background while .venv and chromium are made, and the tests that use them
 # wait for them.
-test: student-envs
+test-ready: student-envs
 	@$(MAKE) --no-print-directory --output-sync=target -j2 $(STAMP) chromium $(NODE)
 	@$(MAKE) --no-print-directory lint
 	@$(PY) -m compileall -q grader tests
-	$(KEEP_BYTECODE) $(PY) -m pytest -q -n $(WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
 # One worker per core: serial, the fast tests took 70 s on two cores; with two workers, 46 to 60 s.
 check: lint
@@ -74,10 +88,11 @@ NODE := tests/pages_js/node_modules/.package-lock.json
 $(NODE): tests/pages_js/package.json tests/pages_js/package-lock.json
 	npm ci --prefix tests/pages_js --no-audit --no-fund --silent
 
-# The students' environments of tests/release/test_student_install.py, built (or checked, when cached in
-# .cache/student-envs/) in the background by the standard library and uv: they need not wait for .venv.
+# The students' environments of tests/release/test_student_install.py (STUDENT_ENVS, or every one), built (or
+# checked, when cached in .cache/student-envs/) in the background by the standard library and uv: they need not
+# wait for .venv.
 student-envs: $(UV)
-	$(PYTHON) -m tests.student_envs
+	$(PYTHON) -m tests.student_envs $(STUDENT_ENVS)
 
 # The documentation site (docs/: Sphinx, MyST Markdown, furo), into build/docs; warnings are errors, as in
 # tests/test_docs.py. linkcheck checks the links to other sites: a report, not a gate (sites come and go).

@@ -3,6 +3,7 @@
 import fcntl
 import os
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
@@ -48,6 +49,41 @@ LONGEST = (
 )
 
 
+# The end-to-end runs that ``make test`` (CI) leaves to ``make test-all``, marked ``extended`` from here, the one place
+# that names them. Each repeats, in another configuration or through another route, a path that a test of
+# ``make test`` runs end to end, or checks a tool rather than a grade: without them, ``make test`` fits in CI's
+# time. A pattern is a regular expression that a test's id starts with; its value says what stays in make test.
+EXTENDED = {
+    r"tests/release/test_student_install\.py::\w+\[(colab-like|hub-like|oldest)\]": "the clean environment stays",
+    r"tests/selfcheck/test_validate\.py::\w+\[0[2-5]_": "notebook 01 stays",
+    r"tests/selfcheck/test_validate_button\.py": "the dialog in a browser; test_validate.py checks its verdicts",
+    r"tests/test_bench\.py::test_benchmark_runs_on_a_tiny_class": "a tool, not a grade",
+    r"tests/autograde/test_postgres_gradebook\.py::(test_two_graders_at_once_lose_nothing\[postgresql\]"
+    r"|test_a_regrade_applies_to_a_postgresql_gradebook)": "every verb on PostgreSQL, and two graders on SQLite, stay",
+    r"tests/autograde/test_dask_grading\.py::(test_a_worker_killed|test_a_student_is_graded_by_one_worker)": (
+        "a class graded on a real Dask cluster stays"
+    ),
+    r"tests/regrade/test_preview_apply\.py::(test_apply_after_the_submission_changed|test_the_allow_lower_hint"
+    r"|test_the_feedback_and_undo_hints)": "the apply and undo hints stay; test_preview_stale.py checks what changed",
+    r"tests/autograde/test_missing_in_formgrader\.py": "test_lists_agree.py checks formgrader's list",
+    r"tests/autograde/test_exchange\.py": (
+        "collect, grade and feedback through nbgrader's exchange; test_collect.py checks collecting in process"
+    ),
+    r"tests/autograde/test_new_exercise\.py": "the extending tutorial's exercise, added to a copy of the kit",
+    r"tests/gradescope/test_gradescope\.py": (
+        "test_machine_paths_graded.py runs the image's run_autograder; test_gradescope_parts.py its parts"
+    ),
+    r"tests/gradescope/test_gradescope_attacks\.py": (
+        "test_sandbox_attacks.py runs the attacks in the sandbox; test_upload_files.py the uploads' files"
+    ),
+}
+
+
+def extended(nodeid):
+    """Whether the test ``nodeid`` is one of :data:`EXTENDED`."""
+    return any(re.match(pattern, nodeid) for pattern in EXTENDED)
+
+
 def work_unit(nodeid):
     """What pytest-xdist sends to one worker at once: a test module, or all the ``SANDBOX_ALONE`` modules."""
     module = nodeid.split("::", 1)[0]
@@ -71,11 +107,14 @@ def pytest_xdist_make_scheduler(config, log):
     return ByWorkUnit(config, log)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """The ``sandbox_alone`` modules come first, so that the other workers run the modules without a sandbox
-    meanwhile; the ``sandbox`` modules come last; the longest modules first of their kind, in ``LONGEST``'s
-    order."""
+    """The :data:`EXTENDED` tests are marked ``extended`` (before ``-m`` selects), the ``sandbox_alone`` modules come
+    first, so that the other workers run the modules without a sandbox meanwhile; the ``sandbox`` modules come last;
+    the longest modules first of their kind, in ``LONGEST``'s order."""
     for item in items:
+        if extended(item.nodeid):
+            item.add_marker(pytest.mark.extended)
         module = item.getparent(pytest.Module)
         if module.path.name in SANDBOX_ALONE and not module.get_closest_marker("sandbox_alone"):
             module.add_marker(pytest.mark.sandbox_alone)

@@ -8,7 +8,7 @@ it, so that repeated local runs skip the build. A test installs into it; the nex
 installed, and builds anew an environment whose own packages changed.
 
 The standard library and uv are all this module needs: ``make test`` starts building the environments with it
-(``python3.11 -m tests.student_envs``) in the background before it builds the kit's own; the tests that
+(``python3.11 -m tests.student_envs [name ...]``) in the background before it builds the kit's own; the tests that
 use them wait for them.
 """
 
@@ -191,12 +191,12 @@ def _as_built(python, built):
     return not added or (pip(python, "uninstall", "--yes", *added).returncode == 0 and installed(python) == built)
 
 
-def build_in_background():
-    """Lock every environment, then build them one after another in a child process and return at once:
-    ``make test`` builds them on one core while it builds the kit's ``.venv`` on the other, and each test
-    that needs one waits for it (:func:`prepared`). The installers' output goes to ``.cache/student-envs/build.log``;
-    a build that fails is tried again by the test."""
-    names = sorted(path.stem for path in LISTS.glob("*.txt"))
+def build_in_background(names=()):
+    """Lock the environments ``names`` (default: every one), then build them one after another in a child process
+    and return at once: ``make test`` builds them on one core while it builds the kit's ``.venv`` on the other, and
+    each test that needs one waits for it (:func:`prepared`). The installers' output goes to
+    ``.cache/student-envs/build.log``; a build that fails is tried again by the test."""
+    names = sorted(names or (path.stem for path in LISTS.glob("*.txt")))
     locks = {name: _lock(name) for name in names}
     if os.fork():
         return
@@ -210,4 +210,4 @@ def build_in_background():
 
 
 if __name__ == "__main__":
-    build_in_background()
+    build_in_background(sys.argv[1:])

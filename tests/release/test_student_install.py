@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from xml.etree import ElementTree
 
@@ -56,13 +57,17 @@ class StudentEnv:
 
 
 @pytest.fixture(scope="session")
-def student_env(student_release):
-    """{name: StudentEnv}, built (or taken from the cache) in parallel, once per session, with the wheel that
+def student_env(student_release, request):
+    """{name: StudentEnv} of the environments this run's tests use (``make test`` leaves all but the clean one to
+    ``make test-all``), built (or taken from the cache) in parallel, once per session, with the wheel that
     ``release`` puts in ``downloads/`` for students (the session's, which test_no_answers.py reads too)."""
     wheel = student_release / "downloads" / wheel_name()
+    names = sorted(
+        {item.callspec.params["name"] for item in request.session.items if item.module is sys.modules[__name__]}
+    )
     start = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(len(ENVS)) as pool:
-        built = dict(zip(ENVS, pool.map(lambda name: StudentEnv(name, wheel), ENVS)))
+    with concurrent.futures.ThreadPoolExecutor(len(names)) as pool:
+        built = dict(zip(names, pool.map(lambda name: StudentEnv(name, wheel), names)))
     print(f"\nstudent environments ready in {time.monotonic() - start:.0f} s")
     return built  # the next run takes out what the wheel installed (student_envs.prepared)
 
