@@ -66,13 +66,15 @@ EXTENDED = {
     r"tests/regrade/test_preview_apply\.py::(test_apply_after_the_submission_changed|test_the_allow_lower_hint"
     r"|test_the_feedback_and_undo_hints)": "the apply and undo hints stay; test_preview_stale.py checks what changed",
     r"tests/autograde/test_missing_in_formgrader\.py": "test_lists_agree.py checks formgrader's list",
+    r"tests/autograde/test_machine_paths_graded\.py": "test_machine_paths.py checks each way a path is hidden",
+    r"tests/feedback/test_accessibility\.py::(test_the_class_is|test_axe_finds|test_each_figure|test_a_page_shows)": (
+        "the page's language, figures and scrolling regions, checked on the template, stay"
+    ),
     r"tests/autograde/test_exchange\.py": (
         "collect, grade and feedback through nbgrader's exchange; test_collect.py checks collecting in process"
     ),
     r"tests/autograde/test_new_exercise\.py": "the extending tutorial's exercise, added to a copy of the kit",
-    r"tests/gradescope/test_gradescope\.py": (
-        "test_machine_paths_graded.py runs the image's run_autograder; test_gradescope_parts.py its parts"
-    ),
+    r"tests/gradescope/test_gradescope\.py": "test_gradescope_parts.py checks the image's parts",
     r"tests/gradescope/test_gradescope_attacks\.py": (
         "test_sandbox_attacks.py runs the attacks in the sandbox; test_upload_files.py the uploads' files"
     ),
