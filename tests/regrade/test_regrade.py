@@ -3,8 +3,9 @@ in notebook 01 (one more student hands in notebook 02 only), is graded, given a 
 random-input check of softmax_scores is then loosened (its default ``atol`` 1e-6 to 1e-5), which passes an answer
 rounded to 5 decimals. The regrade's diff names exactly the two students with that answer, one with the check's
 part as the reason, the other with the manual grade kept; applying changes the gradebook, the feedback and the
-export; with the check put back, a regrade that lowers a grade is refused without --allow-lower and applied with
-it; undo puts back each applied regrade in turn, the last first; the manual grade stays throughout.
+export; with the check put back, a regrade that lowers a grade is refused without --allow-lower, and with it the
+refused run's preview is applied, not graded again; undo puts back each applied regrade in turn, the last first;
+the manual grade stays throughout.
 
 The commands that grade run in the copy. The feedback, the export and the undo read no check: they run in this
 process (``python -m grader``'s ``main``), whose grader is the copy's but for the tolerance, where a process of their
@@ -42,6 +43,7 @@ OTHER = "02_self_attention_step_by_step.ipynb"
 MANUAL = 1.5
 STRICT, LOOSE = (f"def _softmax_case(scores, expected, label, atol={atol}," for atol in ("1e-6", "1e-5"))
 CELL = "softmax_scores_test"
+REFUSED = ("--changed-checks", "--student", "rounded", "--student", "kept", "--apply")  # a regrade that lowers a grade
 
 
 @pytest.fixture(scope="module")
@@ -168,15 +170,17 @@ def test_apply_changes_the_gradebook_feedback_and_export_and_keeps_the_manual_gr
 def test_a_regrade_that_lowers_a_grade_is_refused_and_changes_nothing(kit, applied):
     """Of the changed notebooks, those of the two students whose grade the check changes: a refusal is about them."""
     set_tolerance(kit, LOOSE, STRICT)
-    done = run_failing(kit, "--changed-checks", "--student", "rounded", "--student", "kept", "--apply")
+    done = run_failing(kit, *REFUSED)
     lowers = done.stderr.split("refused: this regrade lowers ", 1)[1].split("; nothing was applied", 1)[0]
     assert lowers.startswith("rounded (01 softmax_scores") and "kept" not in lowers
     assert grades(kit) == applied[1] and seen(kit) == applied[2]
 
 
-def test_with_allow_lower_it_applies_and_lists_whose_grade_went_down(kit, before, applied):
-    done = regrade(kit, "--changed-checks", "--apply", "--allow-lower")
+def test_with_allow_lower_it_applies_the_refused_preview_and_lists_whose_grade_went_down(kit, before, applied):
+    """The refusal's regrade again with --allow-lower: what the refused run graded is applied, not graded again."""
+    done = regrade(kit, *REFUSED, "--allow-lower")
     points = worth(BASICS, "softmax_scores")
+    assert "as previewed (nothing graded again)" in done.stdout and "grading again" not in done.stderr
     assert f"grades lowered: rounded (01 softmax_scores {points:g} → 0)" in done.stdout
     assert grades(kit) == {**applied[1], "rounded": (0, 0, None), "kept": (MANUAL, 0, MANUAL)}
 
